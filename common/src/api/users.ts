@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { LIMITS } from '../limits.js';
+import { VALIDATION_MESSAGES, isEmailFormatValid } from '../validation.js';
+
+/** The user as the API shows it (SPEC §3). */
+export interface UserDto {
+  _id: string;
+  email: string;
+  emailVerified: boolean;
+}
+
+export interface UserDetailedDto extends UserDto {
+  createdAt: string;
+}
+
+export interface LoginResponse {
+  user: UserDto;
+}
+
+export interface CreateAccountResponse {
+  user: UserDto;
+  emailSent: boolean;
+}
+
+const password = z
+  .string()
+  .min(LIMITS.passwordMin, VALIDATION_MESSAGES.passwordTooShort)
+  .max(LIMITS.passwordMax, VALIDATION_MESSAGES.passwordTooLong);
+
+const email = z
+  .string()
+  .trim()
+  .min(LIMITS.emailMin, VALIDATION_MESSAGES.emailTooShort)
+  .max(LIMITS.emailMax, VALIDATION_MESSAGES.emailTooLong)
+  .refine(isEmailFormatValid, VALIDATION_MESSAGES.emailInvalid);
+
+/** Bounded so a megabyte of text is refused before any work is done with it. */
+const anyPassword = z.string().min(1).max(LIMITS.passwordMax);
+const anyEmail = z.string().trim().min(1).max(LIMITS.emailMax);
+const token = z.string().min(1).max(512);
+
+export const createAccountBody = z.object({ email, password });
+export const loginBody = z.object({ email: anyEmail, password: anyPassword });
+export const changePasswordBody = z.object({ oldPassword: anyPassword, newPassword: password });
+export const verifyEmailBody = z.object({ emailToken: token });
+export const sendPasswordResetBody = z.object({ email: anyEmail });
+export const resetPasswordBody = z.object({ passwordToken: token, password });
+
+export type CreateAccountBody = z.infer<typeof createAccountBody>;
+export type LoginBody = z.infer<typeof loginBody>;
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;

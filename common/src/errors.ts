@@ -1,0 +1,40 @@
+/**
+ * Stable error codes of the HTTP API. Renaming one is an API change.
+ * The server maps each to a status code in one place; the web app branches on `code`, never on text.
+ */
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'MISSING_BROWSER_ID',
+  'UNAUTHENTICATED',
+  'INVALID_CREDENTIALS',
+  'WRONG_PASSWORD',
+  'INVALID_TOKEN',
+  'SIGNUP_CLOSED',
+  'EMAIL_DISABLED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'USER_NOT_FOUND',
+  'FILE_NOT_FOUND',
+  'FOLDER_NOT_FOUND',
+  'ROUTE_NOT_FOUND',
+  'EMAIL_EXISTS',
+  'CONFLICT',
+  'INVALID_MOVE',
+  'PAYLOAD_TOO_LARGE',
+  'RANGE_NOT_SATISFIABLE',
+  'COOLDOWN',
+  'LOGIN_THROTTLED',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Body of every error response. */
+export interface ApiErrorBody {
+  error: string;
+  code: ErrorCode;
+  requestId: string;
+  details?: unknown;
+}

@@ -1,0 +1,4 @@
+export * from './limits.js';
+export * from './validation.js';
+export * from './errors.js';
+export * from './api/users.js';

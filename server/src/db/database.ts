@@ -1,0 +1,45 @@
+import SQLite from 'better-sqlite3';
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+export type Dialect = DatabaseConfig['driver'];
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+const PG_INT8 = 20;
+
+export function openDatabase(config: DatabaseConfig): DatabaseHandle {
+  const db =
+    config.driver === 'sqlite'
+      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(config.path) }), plugins: [new CamelCasePlugin()] })
+      : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPgPool(config.url) }), plugins: [new CamelCasePlugin()] });
+  return { db, dialect: config.driver, close: () => db.destroy() };
+}
+
+function openSqlite(file: string): SQLite.Database {
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}
+
+function openPgPool(url: string): pg.Pool {
+  return new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // Epoch-millisecond columns are bigint; they fit a JS number exactly.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === PG_INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+}

@@ -1,0 +1,58 @@
+import type { Db } from '../database.js';
+import type { AccountTable } from '../schema.js';
+
+export type AccountRow = AccountTable;
+
+export class AccountRepository {
+  constructor(private readonly db: Db) {}
+
+  findById(id: string): Promise<AccountRow | undefined> {
+    return this.db.selectFrom('account').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByEmailKey(emailKey: string): Promise<AccountRow | undefined> {
+    return this.db.selectFrom('account').selectAll().where('emailKey', '=', emailKey).executeTakeFirst();
+  }
+
+  /** False when the e-mail is taken (the unique index decides, so racing sign-ups cannot both win). */
+  async insert(row: AccountRow): Promise<boolean> {
+    const result = await this.db
+      .insertInto('account')
+      .values(row)
+      .onConflict((oc) => oc.column('emailKey').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  }
+
+  async setPasswordHash(id: string, passwordHash: string, now: number): Promise<void> {
+    await this.db.updateTable('account').set({ passwordHash, updatedAt: now }).where('id', '=', id).execute();
+  }
+
+  async markEmailVerified(id: string, now: number): Promise<void> {
+    await this.db.updateTable('account').set({ emailVerified: 1, updatedAt: now }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Claims the one-minute e-mail slot in a single conditional update, so the cooldown holds
+   * across concurrent requests and server processes. False when the slot is still taken.
+   */
+  async claimEmailSlot(id: string, column: 'verifyEmailSentAt' | 'resetEmailSentAt', now: number, cooldownMs: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('account')
+      .set({ [column]: now })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb(column, 'is', null), eb(column, '<=', now - cooldownMs)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Gives the slot back when the e-mail could not be sent, so the user may retry at once. */
+  async releaseEmailSlot(id: string, column: 'verifyEmailSentAt' | 'resetEmailSentAt', claimedAt: number): Promise<void> {
+    await this.db
+      .updateTable('account')
+      .set({ [column]: null })
+      .where('id', '=', id)
+      .where(column, '=', claimedAt)
+      .execute();
+  }
+}

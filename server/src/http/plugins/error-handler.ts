@@ -1,0 +1,72 @@
+import type { ApiErrorBody, ErrorCode } from '@nimbus/common';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, TooManyError } from '../../domain/errors.js';
+
+/** The one place where stable error codes become HTTP status codes. */
+const STATUS: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  MISSING_BROWSER_ID: 400,
+  INVALID_MOVE: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  WRONG_PASSWORD: 401,
+  INVALID_TOKEN: 401,
+  SIGNUP_CLOSED: 403,
+  EMAIL_DISABLED: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  USER_NOT_FOUND: 404,
+  FILE_NOT_FOUND: 404,
+  FOLDER_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  EMAIL_EXISTS: 409,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  RANGE_NOT_SATISFIABLE: 416,
+  COOLDOWN: 429,
+  LOGIN_THROTTLED: 429,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code];
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, code: ErrorCode, message: string, details?: unknown): FastifyReply {
+  const body: ApiErrorBody = { error: message, code, requestId: request.id };
+  if (details !== undefined) body.details = details;
+  return reply.status(STATUS[code]).type('application/json; charset=utf-8').send(body);
+}
+
+/** Fastify's own errors that are the client's fault, by their stable codes. */
+function frameworkCode(error: FastifyError): ErrorCode | null {
+  if (error.validation) return 'VALIDATION_FAILED';
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'PAYLOAD_TOO_LARGE';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_EMPTY_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return 'VALIDATION_FAILED';
+    default:
+      return error.statusCode === 400 ? 'VALIDATION_FAILED' : null;
+  }
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DomainError) {
+      if (error instanceof TooManyError) void reply.header('retry-after', String(error.retryAfterSeconds));
+      if (STATUS[error.code] >= 500) request.log.error({ err: error }, error.message);
+      return sendError(request, reply, error.code, error.message, error instanceof TooManyError ? undefined : error.details);
+    }
+    const code = frameworkCode(error);
+    if (code) return sendError(request, reply, code, code === 'PAYLOAD_TOO_LARGE' ? 'Request body is too large' : 'Invalid request');
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(request, reply, 'INTERNAL', 'Internal server error');
+  });
+}

@@ -1,0 +1,26 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { MailConfig } from '../config.js';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Sends e-mail; absent when SMTP_URL is unset, which turns e-mail features off. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+export function createMailer(config: MailConfig | null): Mailer | null {
+  if (!config) return null;
+  const transport: Transporter = nodemailer.createTransport(config.smtpUrl);
+  return {
+    async send(message) {
+      await transport.sendMail({ from: config.from, ...message });
+    },
+    close: () => transport.close(),
+  };
+}

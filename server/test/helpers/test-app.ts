@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp, type AppDeps } from '../../src/app.js';
+import type { Config, DatabaseConfig } from '../../src/config.js';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+export const testDialect: TestDialect = process.env.NIMBUS_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+const PG_ADMIN_URL = process.env.NIMBUS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestDatabase {
+  config: DatabaseConfig;
+  drop(): Promise<void>;
+}
+
+/** A brand-new empty database of the dialect under test, dropped afterwards. */
+export async function createTestDatabase(dataDir: string, dialect: TestDialect = testDialect): Promise<TestDatabase> {
+  if (dialect === 'sqlite') return { config: { driver: 'sqlite', path: path.join(dataDir, 'test.sqlite') }, drop: async () => {} };
+  const name = `nimbus_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    config: { driver: 'postgres', url: url.toString() },
+    async drop() {
+      const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export function testConfig(dataDir: string, db: DatabaseConfig, overrides: Partial<Config> = {}): Config {
+  return {
+    http: { port: 0, host: '127.0.0.1', appUrl: 'http://localhost:3000', secureCookies: false },
+    logLevel: 'silent',
+    dataDir,
+    db,
+    storage: { driver: 'fs', root: path.join(dataDir, 'files') },
+    mail: null,
+    secrets: { secretKey: 'test-secret-key-that-is-long-enough-0123456789', encryptionKey: randomBytes(32) },
+    signupOpen: true,
+    trashRetentionDays: 30,
+    maxUploadBytes: null,
+    webRoot: null,
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** The whole server on a fresh database and temp data directory, driven with `inject`. */
+export async function createTestApp(overrides: Partial<Config> = {}, deps: AppDeps = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-test-'));
+  const database = await createTestDatabase(dataDir);
+  const config = testConfig(dataDir, database.config, overrides);
+  const app = await buildApp(config, deps);
+  return {
+    app,
+    config,
+    dataDir,
+    async close() {
+      await app.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

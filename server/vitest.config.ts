@@ -1,0 +1,19 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const alias = { '@nimbus/common': path.resolve(import.meta.dirname, '../common/src/index.ts') };
+const integration = ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'];
+
+/** Unit tests once; integration tests once per database (select with --project). */
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: integration } },
+      { extends: true, test: { name: 'sqlite', include: integration, env: { NIMBUS_TEST_DB: 'sqlite' } } },
+      { extends: true, test: { name: 'postgres', include: integration, env: { NIMBUS_TEST_DB: 'postgres' } } },
+    ],
+  },
+});
