@@ -1,0 +1,80 @@
+import type { Readable } from 'node:stream';
+
+/** Inclusive byte range, as in an HTTP Range header. */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * Where stored bytes live (local disk or an S3-compatible object store). Keys are opaque,
+ * URL-safe strings chosen by the caller. No code outside `storage/` knows which driver runs.
+ */
+export interface BlobStore {
+  /**
+   * Stores the stream under `key`. The key becomes visible only once every byte is durable;
+   * if the stream errors or the write fails, nothing is left under `key` or anywhere else.
+   */
+  put(key: string, body: Readable): Promise<{ size: number }>;
+  /** The stored bytes, or only `range` of them. Throws BlobNotFoundError when absent. */
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  /** Size of the stored object, or null when absent. */
+  stat(key: string): Promise<{ size: number } | null>;
+  /** Removes the object; removing an absent key is not an error. */
+  delete(key: string): Promise<void>;
+  /** Releases connections and timers. */
+  close(): Promise<void>;
+}
+
+export class BlobNotFoundError extends Error {
+  constructor(readonly key: string) {
+    super(`No stored object ${key}`);
+    this.name = 'BlobNotFoundError';
+  }
+}
+
+/** Refused because the plaintext went past the allowed size; nothing was kept. */
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`Upload exceeds ${maxBytes} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
+
+/** Stored bytes failed authentication (tampered or truncated): never returned as data. */
+export class BlobIntegrityError extends Error {
+  constructor(readonly key: string) {
+    super(`Stored object ${key} failed its integrity check`);
+    this.name = 'BlobIntegrityError';
+  }
+}
+
+export interface EncryptedWriteResult {
+  /** Plaintext size in bytes. */
+  size: number;
+  /** Hex SHA-256 of the plaintext. */
+  sha256: string;
+  /** The per-file data key, wrapped (encrypted) by the master key; stored with the file row. */
+  wrappedKey: string;
+}
+
+/**
+ * Encryption at rest over any BlobStore: AES-256-GCM in fixed-size chunks with a per-file
+ * data key wrapped by the master key, so a range read decrypts only the chunks it touches.
+ */
+export interface EncryptedStore {
+  /**
+   * Encrypts and stores a plaintext stream. `maxBytes` caps the plaintext: past it the write
+   * fails with BlobTooLargeError. On any failure (including the source stream erroring, i.e.
+   * an aborted upload) nothing is left in the store.
+   */
+  write(key: string, plaintext: Readable, options?: { maxBytes?: number }): Promise<EncryptedWriteResult>;
+  /**
+   * Plaintext bytes of a stored object (whole, or an inclusive range of the plaintext).
+   * `size` is the plaintext size recorded at write. The stream errors with BlobIntegrityError
+   * if stored bytes were altered or truncated; it never yields unauthenticated bytes.
+   */
+  read(key: string, wrappedKey: string, size: number, range?: ByteRange): Promise<Readable>;
+  delete(key: string): Promise<void>;
+  close(): Promise<void>;
+}
