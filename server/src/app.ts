@@ -15,6 +15,20 @@ import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerWebApp } from './http/plugins/web-app.js';
 import { healthRoutes } from './http/routes/health/health.routes.js';
 import { userRoutes } from './http/routes/users/users.routes.js';
+import { fileRoutes } from './http/routes/files/files.routes.js';
+import { folderRoutes } from './http/routes/folders/folders.routes.js';
+import { uploadRoutes } from './http/routes/uploads/uploads.routes.js';
+import { UnitOfWork } from './db/unit-of-work.js';
+import { JOB } from './jobs/job-names.js';
+import { JobQueue } from './jobs/queue.js';
+import { JobWorker } from './jobs/worker.js';
+import { FileService } from './services/file.service.js';
+import { FolderService } from './services/folder.service.js';
+import { MoveService } from './services/move.service.js';
+import { TrashService } from './services/trash.service.js';
+import { UploadService } from './services/upload.service.js';
+import type { BlobStore } from './storage/blob-store.js';
+import { createBlobStore, createEncryptedStore } from './storage/create-stores.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { AccessTokenSigner } from './security/access-token.js';
 import { AccountService } from './services/account.service.js';
@@ -25,11 +39,25 @@ export interface AppDeps {
   clock?: Clock;
   mailer?: Mailer | null;
   database?: DatabaseHandle;
+  blobStore?: BlobStore;
 }
+
+/** Work that runs beside the HTTP server: the job worker and periodic schedules. */
+export interface Background {
+  start(): void;
+  stop(): Promise<void>;
+  /** Runs every due job now (tests use it instead of waiting for the poller). */
+  drainJobs(): Promise<number>;
+  /** Enqueues the periodic jobs (idempotent across processes). */
+  schedule(): Promise<void>;
+}
+
+const TRASH_PURGE_EVERY_MS = 60 * 60_000;
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: DatabaseHandle;
+    background: Background;
   }
 }
 
@@ -46,8 +74,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const database = deps.database ?? openDatabase(config.db);
   const mailer = deps.mailer === undefined ? createMailer(config.mail) : deps.mailer;
   app.decorate('database', database);
+  const store = createEncryptedStore(deps.blobStore ?? createBlobStore(config.storage), config.secrets.encryptionKey);
   app.addHook('onClose', async () => {
+    await background.stop();
     mailer?.close();
+    await store.close();
     await database.close();
   });
   await migrateToLatest(database.db);
@@ -69,6 +100,51 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.log,
   );
 
+  const uow = new UnitOfWork(database.db, database.dialect);
+  const queue = new JobQueue(database.db, database.dialect, clock);
+  const folders = new FolderService(uow, clock);
+  const files = new FileService(uow, folders, clock);
+  const trash = new TrashService(uow, queue, clock);
+  const moves = new MoveService(uow, folders, trash, clock);
+  const uploads = new UploadService(uow, folders, store, clock, config.maxUploadBytes);
+
+  const worker = new JobWorker(
+    database.db,
+    database.dialect,
+    {
+      [JOB.blobDelete]: async ({ keys }) => {
+        for (const key of keys) await store.delete(key);
+      },
+      [JOB.trashPurge]: async () => {
+        await trash.purgeExpired(config.trashRetentionDays);
+      },
+    },
+    clock,
+    app.log,
+  );
+  let timer: NodeJS.Timeout | null = null;
+  const background: Background = {
+    start() {
+      worker.start();
+      void background.schedule();
+      timer = setInterval(
+        () => void background.schedule().catch((err: unknown) => app.log.error({ err }, 'scheduling failed')),
+        TRASH_PURGE_EVERY_MS,
+      );
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      await worker.stop();
+    },
+    drainJobs: () => worker.drain(),
+    async schedule() {
+      await queue.enqueue(JOB.trashPurge, {}, { dedupeKey: JOB.trashPurge });
+      worker.notify();
+    },
+  };
+  app.decorate('background', background);
+
   registerErrorHandler(app);
   await registerSecurityHeaders(app);
   await app.register(cookie);
@@ -76,6 +152,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   healthRoutes(app);
   userRoutes(app, { accounts, sessions, requireAuth, secureCookies: config.http.secureCookies });
+  fileRoutes(app, { files, trash, moves, store, requireAuth });
+  folderRoutes(app, { folders, trash, requireAuth });
+  uploadRoutes(app, { uploads, maxUploadBytes: config.maxUploadBytes, requireAuth });
   await registerWebApp(app, config.webRoot);
 
   return app;

@@ -19,6 +19,7 @@ async function main(): Promise<void> {
 
   const app = await buildApp(config);
   await app.listen({ port: config.http.port, host: config.http.host });
+  app.background.start();
 
   let stopping = false;
   const stop = (signal: string): void => {

@@ -47,9 +47,70 @@ export interface LoginThrottleTable {
   lockedUntil: number | null;
 }
 
+export interface FolderTable {
+  id: string;
+  ownerId: string;
+  /** Null at the root of the drive. */
+  parentId: string | null;
+  name: string;
+  /** Lower-cased name: sort key and search key. */
+  nameKey: string;
+  createdAt: number;
+  updatedAt: number;
+  trashedAt: number | null;
+  /** The folder whose trashing also trashed this item; null when trashed directly. */
+  trashedVia: string | null;
+}
+
+export type MediaKind = 'photo' | 'video';
+export type LinkType = 'public' | 'one';
+
+export interface FileTable {
+  id: string;
+  ownerId: string;
+  /** Null at the root of the drive. */
+  folderId: string | null;
+  filename: string;
+  nameKey: string;
+  /** Plaintext size in bytes. */
+  size: number;
+  contentType: string;
+  mediaKind: MediaKind | null;
+  sha256: string;
+  storageKey: string;
+  /** The file's data key, wrapped by the master key. */
+  wrappedKey: string;
+  uploadedAt: number;
+  updatedAt: number;
+  trashedAt: number | null;
+  trashedVia: string | null;
+  linkType: LinkType | null;
+  linkToken: string | null;
+  thumbnailId: string | null;
+}
+
+export interface JobTable {
+  id: string;
+  name: string;
+  /** JSON. */
+  payload: string;
+  dedupeKey: string | null;
+  runAt: number;
+  attempts: number;
+  maxAttempts: number;
+  lockedUntil: number | null;
+  lockedBy: string | null;
+  lastError: string | null;
+  failedAt: number | null;
+  createdAt: number;
+}
+
 export interface Database {
   account: AccountTable;
   session: SessionTable;
   accountToken: AccountTokenTable;
   loginThrottle: LoginThrottleTable;
+  folder: FolderTable;
+  file: FileTable;
+  job: JobTable;
 }

@@ -1,0 +1,98 @@
+import type { Db, Dialect } from '../database.js';
+import { nameContains } from '../queries/name-search.js';
+import type { FileTable, LinkType, MediaKind } from '../schema.js';
+
+export type FileRow = FileTable;
+export type FileSort = 'date_asc' | 'date_desc' | 'alp_asc' | 'alp_desc';
+
+/** Position after the last item of the previous page; `id` breaks ties of equal dates or names. */
+export interface FileCursor {
+  uploadedAt: number;
+  nameKey: string;
+  id?: string;
+}
+
+export interface FileListQuery {
+  ownerId: string;
+  /** A folder id, or null for the root. Ignored for search and media listings, which span the drive. */
+  folderId: string | null;
+  trashMode: boolean;
+  search?: string;
+  /** Media mode: only these kinds, across the whole drive. */
+  mediaKinds?: MediaKind[];
+  sort: FileSort;
+  limit: number;
+  cursor?: FileCursor;
+}
+
+export class FileRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
+
+  async insert(row: FileRow): Promise<void> {
+    await this.db.insertInto('file').values(row).execute();
+  }
+
+  findOwned(ownerId: string, id: string): Promise<FileRow | undefined> {
+    return this.db.selectFrom('file').selectAll().where('id', '=', id).where('ownerId', '=', ownerId).executeTakeFirst();
+  }
+
+  findById(id: string): Promise<FileRow | undefined> {
+    return this.db.selectFrom('file').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  list(q: FileListQuery): Promise<FileRow[]> {
+    let query = this.db.selectFrom('file').selectAll().where('ownerId', '=', q.ownerId);
+    if (q.mediaKinds) {
+      query = query.where('mediaKind', 'in', q.mediaKinds).where('trashedAt', 'is', null);
+      if (q.search) query = query.where(nameContains(this.dialect, 'file', q.search));
+    } else if (q.search) {
+      query = query.where(nameContains(this.dialect, 'file', q.search));
+      query = q.trashMode ? query.where('trashedAt', 'is not', null) : query.where('trashedAt', 'is', null);
+    } else if (q.trashMode && q.folderId === null) {
+      query = query.where('trashedAt', 'is not', null).where('trashedVia', 'is', null);
+    } else {
+      query = query.where('folderId', q.folderId === null ? 'is' : '=', q.folderId);
+      query = q.trashMode ? query.where('trashedAt', 'is not', null) : query.where('trashedAt', 'is', null);
+    }
+
+    const byName = q.sort.startsWith('alp');
+    const direction = q.sort.endsWith('asc') ? 'asc' : 'desc';
+    const after = direction === 'asc' ? '>' : '<';
+    const key = byName ? 'nameKey' : 'uploadedAt';
+    if (q.cursor) {
+      const value = byName ? q.cursor.nameKey : q.cursor.uploadedAt;
+      const id = q.cursor.id;
+      query =
+        id === undefined ? query.where(key, after, value) : query.where((eb) => eb(eb.refTuple(key, 'id'), after, eb.tuple(value, id)));
+    }
+    return query.orderBy(key, direction).orderBy('id', direction).limit(q.limit).execute();
+  }
+
+  /** Most recent active files of the owner. */
+  recent(ownerId: string, limit: number): Promise<FileRow[]> {
+    return this.db
+      .selectFrom('file')
+      .selectAll()
+      .where('ownerId', '=', ownerId)
+      .where('trashedAt', 'is', null)
+      .orderBy('uploadedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  async rename(id: string, filename: string, nameKey: string, now: number): Promise<void> {
+    await this.db.updateTable('file').set({ filename, nameKey, updatedAt: now }).where('id', '=', id).execute();
+  }
+
+  async move(id: string, folderId: string | null, now: number): Promise<void> {
+    await this.db.updateTable('file').set({ folderId, updatedAt: now }).where('id', '=', id).execute();
+  }
+
+  async setLink(id: string, linkType: LinkType | null, linkToken: string | null, now: number): Promise<void> {
+    await this.db.updateTable('file').set({ linkType, linkToken, updatedAt: now }).where('id', '=', id).execute();
+  }
+}

@@ -1,0 +1,107 @@
+import type { Db, Dialect } from '../database.js';
+import { nameContains } from '../queries/name-search.js';
+import type { FolderTable } from '../schema.js';
+
+export type FolderRow = FolderTable;
+export type FolderSort = 'date_asc' | 'date_desc' | 'alp_asc' | 'alp_desc';
+
+export interface FolderListQuery {
+  ownerId: string;
+  /** A folder id, null for the root; ignored when `search` is set (search spans the drive). */
+  parentId: string | null;
+  trashMode: boolean;
+  search?: string;
+  sort: FolderSort;
+  limit?: number;
+  /** Excluded together with their descendants (the move dialog). */
+  excludeSubtreesOf?: string[];
+}
+
+export class FolderRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
+
+  async insert(row: FolderRow): Promise<void> {
+    await this.db.insertInto('folder').values(row).execute();
+  }
+
+  findOwned(ownerId: string, id: string): Promise<FolderRow | undefined> {
+    return this.db.selectFrom('folder').selectAll().where('id', '=', id).where('ownerId', '=', ownerId).executeTakeFirst();
+  }
+
+  findById(id: string): Promise<FolderRow | undefined> {
+    return this.db.selectFrom('folder').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  list(q: FolderListQuery): Promise<FolderRow[]> {
+    let query = this.db.selectFrom('folder').selectAll().where('ownerId', '=', q.ownerId);
+    if (q.search) {
+      query = query.where(nameContains(this.dialect, 'folder', q.search));
+      query = q.trashMode ? query.where('trashedAt', 'is not', null) : query.where('trashedAt', 'is', null);
+    } else if (q.trashMode && q.parentId === null) {
+      // The trash root shows the top-most trashed items only.
+      query = query.where('trashedAt', 'is not', null).where('trashedVia', 'is', null);
+    } else {
+      query = query.where('parentId', q.parentId === null ? 'is' : '=', q.parentId);
+      query = q.trashMode ? query.where('trashedAt', 'is not', null) : query.where('trashedAt', 'is', null);
+    }
+    if (q.excludeSubtreesOf?.length) {
+      const excluded = this.subtreeQuery(q.ownerId, q.excludeSubtreesOf);
+      query = query.where('id', 'not in', excluded);
+    }
+    const direction = q.sort.endsWith('asc') ? 'asc' : 'desc';
+    query = q.sort.startsWith('alp') ? query.orderBy('nameKey', direction) : query.orderBy('updatedAt', direction);
+    query = query.orderBy('id', direction);
+    if (q.limit) query = query.limit(q.limit);
+    return query.execute();
+  }
+
+  /** Ids of the given folders and of every folder below them. */
+  async subtreeIds(ownerId: string, rootIds: string[]): Promise<string[]> {
+    if (rootIds.length === 0) return [];
+    const rows = await this.subtreeQuery(ownerId, rootIds).execute();
+    return rows.map((r) => r.id);
+  }
+
+  private subtreeQuery(ownerId: string, rootIds: string[]) {
+    return this.db
+      .withRecursive('subtree(id)', (qb) =>
+        qb
+          .selectFrom('folder')
+          .select('id')
+          .where('ownerId', '=', ownerId)
+          .where('id', 'in', rootIds)
+          .unionAll((q) => q.selectFrom('folder as child').innerJoin('subtree', 'subtree.id', 'child.parentId').select('child.id')),
+      )
+      .selectFrom('subtree')
+      .select('subtree.id');
+  }
+
+  /** True when `folderId` is `ancestorId` or lies below it. */
+  async isWithin(ownerId: string, folderId: string, ancestorId: string): Promise<boolean> {
+    const row = await this.db
+      .withRecursive('chain(id, parentId)', (qb) =>
+        qb
+          .selectFrom('folder')
+          .select(['id', 'parentId'])
+          .where('id', '=', folderId)
+          .where('ownerId', '=', ownerId)
+          .unionAll((q) => q.selectFrom('folder as up').innerJoin('chain', 'chain.parentId', 'up.id').select(['up.id', 'up.parentId'])),
+      )
+      .selectFrom('chain')
+      .select('chain.id')
+      .where('chain.id', '=', ancestorId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async rename(id: string, name: string, nameKey: string, now: number): Promise<void> {
+    await this.db.updateTable('folder').set({ name, nameKey, updatedAt: now }).where('id', '=', id).execute();
+  }
+
+  async move(id: string, parentId: string | null, now: number): Promise<void> {
+    await this.db.updateTable('folder').set({ parentId, updatedAt: now }).where('id', '=', id).execute();
+  }
+}

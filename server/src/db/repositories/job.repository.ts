@@ -1,0 +1,78 @@
+import type { Db, Dialect } from '../database.js';
+import type { JobTable } from '../schema.js';
+
+export type JobRow = JobTable;
+
+export class JobRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** False when a pending job with the same dedupe key already exists. */
+  async insert(row: JobRow): Promise<boolean> {
+    const result = await this.db
+      .insertInto('job')
+      .values(row)
+      .onConflict((oc) => oc.column('dedupeKey').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  }
+
+  /**
+   * Takes the next due job for this worker, leasing it until `leaseUntil`. One statement,
+   * and SKIP LOCKED on PostgreSQL, so several processes never take the same job.
+   */
+  async claimNext(names: readonly string[], workerId: string, now: number, leaseUntil: number): Promise<JobRow | undefined> {
+    return this.db
+      .updateTable('job')
+      .set((eb) => ({ lockedBy: workerId, lockedUntil: leaseUntil, attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', (eb) => {
+        let next = eb
+          .selectFrom('job')
+          .select('id')
+          .where('failedAt', 'is', null)
+          .where('runAt', '<=', now)
+          .where('name', 'in', names)
+          .where((w) => w.or([w('lockedUntil', 'is', null), w('lockedUntil', '<', now)]))
+          .orderBy('runAt')
+          .limit(1);
+        if (this.dialect === 'postgres') next = next.forUpdate().skipLocked();
+        return next;
+      })
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  async complete(id: string, workerId: string): Promise<void> {
+    await this.db.deleteFrom('job').where('id', '=', id).where('lockedBy', '=', workerId).execute();
+  }
+
+  async retryLater(id: string, workerId: string, runAt: number, error: string): Promise<void> {
+    await this.db
+      .updateTable('job')
+      .set({ runAt, lockedBy: null, lockedUntil: null, lastError: error })
+      .where('id', '=', id)
+      .where('lockedBy', '=', workerId)
+      .execute();
+  }
+
+  /** Out of attempts: kept for inspection, never run again; its dedupe key is released. */
+  async markFailed(id: string, workerId: string, now: number, error: string): Promise<void> {
+    await this.db
+      .updateTable('job')
+      .set({ failedAt: now, lockedBy: null, lockedUntil: null, lastError: error, dedupeKey: null })
+      .where('id', '=', id)
+      .where('lockedBy', '=', workerId)
+      .execute();
+  }
+
+  countPending(): Promise<number> {
+    return this.db
+      .selectFrom('job')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('failedAt', 'is', null)
+      .executeTakeFirstOrThrow()
+      .then((r) => Number(r.n));
+  }
+}

@@ -1,0 +1,136 @@
+import type { Db } from '../database.js';
+
+export interface RemovedContent {
+  /** Stored objects (file bytes and thumbnails) that no row refers to any more. */
+  storageKeys: string[];
+  fileCount: number;
+  folderCount: number;
+}
+
+/**
+ * Trash state changes that span the file and folder tables. Callers run these inside one
+ * transaction. An item trashed along with a folder records that folder in `trashed_via`,
+ * so restoring the folder brings back exactly what its trashing took.
+ */
+export class TrashRepository {
+  constructor(private readonly db: Db) {}
+
+  async trashFile(id: string, now: number): Promise<void> {
+    await this.db.updateTable('file').set({ trashedAt: now, trashedVia: null }).where('id', '=', id).execute();
+  }
+
+  async trashFolder(folderId: string, subtreeIds: string[], now: number): Promise<void> {
+    await this.db.updateTable('folder').set({ trashedAt: now, trashedVia: null }).where('id', '=', folderId).execute();
+    for (const ids of chunks(subtreeIds.filter((id) => id !== folderId))) {
+      await this.db
+        .updateTable('folder')
+        .set({ trashedAt: now, trashedVia: folderId })
+        .where('id', 'in', ids)
+        .where('trashedAt', 'is', null)
+        .execute();
+    }
+    for (const ids of chunks(subtreeIds)) {
+      await this.db
+        .updateTable('file')
+        .set({ trashedAt: now, trashedVia: folderId })
+        .where('folderId', 'in', ids)
+        .where('trashedAt', 'is', null)
+        .execute();
+    }
+  }
+
+  async restoreFile(id: string, folderId: string | null, now: number): Promise<void> {
+    await this.db.updateTable('file').set({ trashedAt: null, trashedVia: null, folderId, updatedAt: now }).where('id', '=', id).execute();
+  }
+
+  /**
+   * Restores a folder and what was trashed with it: items in its subtree whose `trashed_via`
+   * is one of `cascades` (the folder itself, and the ancestor whose trashing took it along).
+   */
+  async restoreFolder(folderId: string, parentId: string | null, subtreeIds: string[], cascades: string[], now: number): Promise<void> {
+    await this.db
+      .updateTable('folder')
+      .set({ trashedAt: null, trashedVia: null, parentId, updatedAt: now })
+      .where('id', '=', folderId)
+      .execute();
+    for (const ids of chunks(subtreeIds)) {
+      await this.db
+        .updateTable('folder')
+        .set({ trashedAt: null, trashedVia: null })
+        .where('id', 'in', ids)
+        .where('trashedVia', 'in', cascades)
+        .execute();
+      await this.db
+        .updateTable('file')
+        .set({ trashedAt: null, trashedVia: null })
+        .where('folderId', 'in', ids)
+        .where('trashedVia', 'in', cascades)
+        .execute();
+    }
+  }
+
+  /** Deletes files and whole folder subtrees (given as every folder id in them). */
+  async deleteForever(fileIds: string[], subtreeFolderIds: string[]): Promise<RemovedContent> {
+    const storageKeys: string[] = [];
+    let fileCount = 0;
+    for (const ids of chunks(fileIds)) {
+      const rows = await this.db.deleteFrom('file').where('id', 'in', ids).returning(['storageKey', 'thumbnailId']).execute();
+      fileCount += rows.length;
+      for (const r of rows) storageKeys.push(r.storageKey, ...(r.thumbnailId ? [r.thumbnailId] : []));
+    }
+    for (const ids of chunks(subtreeFolderIds)) {
+      const rows = await this.db.deleteFrom('file').where('folderId', 'in', ids).returning(['storageKey', 'thumbnailId']).execute();
+      fileCount += rows.length;
+      for (const r of rows) storageKeys.push(r.storageKey, ...(r.thumbnailId ? [r.thumbnailId] : []));
+    }
+    // Children first: every folder's parent is still present when the folder goes.
+    let folderCount = 0;
+    const remaining = new Set(subtreeFolderIds);
+    while (remaining.size > 0) {
+      const ids = [...remaining];
+      const parents = new Set<string>();
+      for (const part of chunks(ids)) {
+        const rows = await this.db
+          .selectFrom('folder')
+          .select('parentId')
+          .where('id', 'in', part)
+          .where('parentId', 'is not', null)
+          .execute();
+        for (const r of rows) if (r.parentId && remaining.has(r.parentId)) parents.add(r.parentId);
+      }
+      const leaves = ids.filter((id) => !parents.has(id));
+      for (const part of chunks(leaves)) {
+        const result = await this.db.deleteFrom('folder').where('id', 'in', part).executeTakeFirst();
+        folderCount += Number(result.numDeletedRows);
+      }
+      leaves.forEach((id) => remaining.delete(id));
+    }
+    return { storageKeys, fileCount, folderCount };
+  }
+
+  /** Top-most items trashed before `cutoff`: what trash retention deletes. */
+  async expired(cutoff: number, limit: number): Promise<{ fileIds: string[]; folderIds: string[] }> {
+    const files = await this.db
+      .selectFrom('file')
+      .select('id')
+      .where('trashedAt', '<', cutoff)
+      .where('trashedVia', 'is', null)
+      .limit(limit)
+      .execute();
+    const folders = await this.db
+      .selectFrom('folder')
+      .select('id')
+      .where('trashedAt', '<', cutoff)
+      .where('trashedVia', 'is', null)
+      .limit(limit)
+      .execute();
+    return { fileIds: files.map((f) => f.id), folderIds: folders.map((f) => f.id) };
+  }
+}
+
+/** Keeps IN lists well under every driver's bound-parameter limit. */
+function chunks<T>(items: T[], size = 500): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,23 @@
+import type { FileDto } from '@nimbus/common';
+import type { FileRow } from '../../../db/repositories/file.repository.js';
+
+/** A file as the owner sees it (ARCHITECTURE §3). */
+export function presentFile(row: FileRow): FileDto {
+  return {
+    _id: row.id,
+    filename: row.filename,
+    length: row.size,
+    uploadDate: new Date(row.uploadedAt).toISOString(),
+    metadata: {
+      owner: row.ownerId,
+      parent: row.folderId ?? '/',
+      size: row.size,
+      contentType: row.contentType,
+      hasThumbnail: row.thumbnailId !== null,
+      thumbnailID: row.thumbnailId ?? '',
+      isVideo: row.mediaKind === 'video',
+      ...(row.linkType ? { linkType: row.linkType, link: row.linkToken ?? undefined } : {}),
+      trashed: row.trashedAt !== null,
+    },
+  };
+}

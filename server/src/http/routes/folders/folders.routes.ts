@@ -1,0 +1,74 @@
+import { createFolderBody, idBody, listFoldersQuery, moveBody, moveFolderListQuery, renameBody, type FolderDto } from '@nimbus/common';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import type { FolderService } from '../../../services/folder.service.js';
+import type { TrashService } from '../../../services/trash.service.js';
+import { authOf } from '../../plugins/auth.js';
+import { parseInput } from '../../validation.js';
+import { presentFolder } from './folders.presenter.js';
+
+export interface FolderRoutesDeps {
+  folders: FolderService;
+  trash: TrashService;
+  requireAuth: preHandlerAsyncHookHandler;
+}
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+
+/** Query keys arrive as `folderIDs[]`; the schemas name them without brackets. */
+function withoutBrackets(query: unknown): Record<string, unknown> {
+  return Object.fromEntries(Object.entries((query ?? {}) as Record<string, unknown>).map(([k, v]) => [k.replace(/\[\]$/, ''), v]));
+}
+
+export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void {
+  const { folders, trash } = deps;
+  const auth = { preHandler: deps.requireAuth };
+
+  app.get('/folder-service/list', auth, async (request): Promise<FolderDto[]> => {
+    return (await folders.list(authOf(request).accountId, parseInput(listFoldersQuery, request.query))).map(presentFolder);
+  });
+
+  app.get('/folder-service/info/:id', auth, async (request): Promise<FolderDto> => {
+    return presentFolder(await folders.get(authOf(request).accountId, parseInput(idParams, request.params).id));
+  });
+
+  app.get('/folder-service/move-folder-list', auth, async (request): Promise<FolderDto[]> => {
+    const query = parseInput(moveFolderListQuery, withoutBrackets(request.query));
+    return (await folders.moveTargets(authOf(request).accountId, query)).map(presentFolder);
+  });
+
+  app.post('/folder-service/create', auth, async (request, reply): Promise<FolderDto> => {
+    const body = parseInput(createFolderBody, request.body);
+    void reply.status(201);
+    return presentFolder(await folders.create(authOf(request).accountId, body.name, body.parent));
+  });
+
+  app.patch('/folder-service/rename', auth, async (request): Promise<FolderDto> => {
+    const body = parseInput(renameBody, request.body);
+    return presentFolder(await folders.rename(authOf(request).accountId, body.id, body.title));
+  });
+
+  app.patch('/folder-service/move', auth, async (request): Promise<FolderDto> => {
+    const body = parseInput(moveBody, request.body);
+    return presentFolder(await folders.move(authOf(request).accountId, body.id, body.parentID));
+  });
+
+  const one = (body: unknown) => [{ type: 'folder' as const, id: parseInput(idBody, body).id }];
+
+  app.patch('/folder-service/trash', auth, async (request): Promise<FolderDto> => {
+    const items = one(request.body);
+    await trash.trash(authOf(request).accountId, items);
+    return presentFolder(await folders.get(authOf(request).accountId, items[0]!.id));
+  });
+
+  app.patch('/folder-service/restore', auth, async (request): Promise<FolderDto> => {
+    const items = one(request.body);
+    await trash.restore(authOf(request).accountId, items);
+    return presentFolder(await folders.get(authOf(request).accountId, items[0]!.id));
+  });
+
+  app.delete('/folder-service/remove', auth, async (request) => {
+    await trash.remove(authOf(request).accountId, one(request.body));
+    return { message: 'Folder deleted' };
+  });
+}

@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { ByteRange } from '../storage/blob-store.js';
+import { attachmentHeader } from './content-disposition.js';
+import { sendError } from './plugins/error-handler.js';
+import { parseRange } from './range.js';
+
+export interface StoredFileView {
+  filename: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+  modifiedAt: number;
+}
+
+export interface SendOptions {
+  disposition: 'attachment' | 'inline';
+  /** Cache-Control; private by default since the bytes belong to one account. */
+  cacheControl?: string;
+  /** False for one-time links: they serve exactly one whole body. */
+  allowRanges?: boolean;
+}
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*');
+}
+
+/**
+ * Answers with a stored file: Content-Length, ETag/Last-Modified with conditional GET,
+ * a single Range (206), 416 for unsatisfiable ranges, HEAD, and a safe Content-Disposition.
+ */
+export async function sendStoredFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: StoredFileView,
+  open: (range?: ByteRange) => Promise<Readable>,
+  options: SendOptions,
+): Promise<FastifyReply> {
+  const etag = `"${file.sha256}"`;
+  const lastModified = new Date(Math.floor(file.modifiedAt / 1000) * 1000);
+  void reply
+    .header('etag', etag)
+    .header('last-modified', lastModified.toUTCString())
+    .header('cache-control', options.cacheControl ?? 'private, no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-disposition', attachmentHeader(file.filename, options.disposition));
+  const allowRanges = options.allowRanges !== false;
+  if (allowRanges) void reply.header('accept-ranges', 'bytes');
+
+  const ifNoneMatch = request.headers['if-none-match'];
+  const ifModifiedSince = request.headers['if-modified-since'];
+  if (etagMatches(ifNoneMatch, etag) || (!ifNoneMatch && ifModifiedSince && Date.parse(ifModifiedSince) >= lastModified.getTime())) {
+    return reply.status(304).send();
+  }
+
+  const ifRange = request.headers['if-range'] as string | undefined;
+  const rangeHonoured = allowRanges && (!ifRange || ifRange === etag || Date.parse(ifRange) === lastModified.getTime());
+  const requested = rangeHonoured ? parseRange(request.headers.range, file.size) : ({ kind: 'whole' } as const);
+  if (requested.kind === 'unsatisfiable') {
+    void reply.header('content-range', `bytes */${file.size}`);
+    return sendError(request, reply, 'RANGE_NOT_SATISFIABLE', 'Requested range not satisfiable');
+  }
+
+  const range = requested.kind === 'partial' ? requested.range : undefined;
+  const length = range ? range.end - range.start + 1 : file.size;
+  void reply.type(file.contentType || 'application/octet-stream').header('content-length', String(length));
+  if (range) void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
+  // An empty stream keeps the Content-Length set above; HEAD never reads stored bytes.
+  if (request.method === 'HEAD') return reply.send(Readable.from([]));
+  return reply.send(file.size === 0 ? '' : await open(range));
+}

@@ -1,0 +1,12 @@
+/** Every background job. Each has exactly one handler, checked when the worker starts. */
+export const JOB = {
+  blobDelete: 'blob.delete',
+  trashPurge: 'trash.purge',
+} as const;
+
+export type JobName = (typeof JOB)[keyof typeof JOB];
+
+export interface JobPayloads {
+  'blob.delete': { keys: string[] };
+  'trash.purge': Record<string, never>;
+}

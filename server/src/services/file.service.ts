@@ -1,0 +1,92 @@
+import { LIMITS, type ListFilesQuery } from '@nimbus/common';
+import type { FileRow } from '../db/repositories/file.repository.js';
+import type { FolderRow } from '../db/repositories/folder.repository.js';
+import type { MediaKind } from '../db/schema.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { NotFoundError } from '../domain/errors.js';
+import { nameKeyOf, sanitizeName } from '../domain/names.js';
+import type { Clock } from './clock.js';
+import { ROOT, type FolderService } from './folder.service.js';
+
+const MEDIA_KINDS: Record<ListFilesQuery['mediaFilter'], MediaKind[]> = { all: ['photo', 'video'], photos: ['photo'], videos: ['video'] };
+const SUGGESTIONS = 10;
+
+/** Listing, search and organizing of one owner's files. */
+export class FileService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly folders: FolderService,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(ownerId: string, id: string): Promise<FileRow> {
+    const file = await this.uow.repos.files.findOwned(ownerId, id);
+    if (!file) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
+    return file;
+  }
+
+  async list(ownerId: string, q: ListFilesQuery): Promise<FileRow[]> {
+    const spansDrive = q.mediaMode || q.search !== undefined;
+    const folderId = q.parent === ROOT || spansDrive ? null : (await this.folders.get(ownerId, q.parent)).id;
+    const limit = q.limit ?? (q.mediaMode ? LIMITS.mediaPageSize : LIMITS.pageSize);
+    const cursor =
+      q.startAt && q.startAtDate !== undefined
+        ? { uploadedAt: Date.parse(q.startAtDate), nameKey: nameKeyOf(q.startAtName ?? ''), id: q.startAtId }
+        : q.startAt && q.startAtName !== undefined
+          ? { uploadedAt: 0, nameKey: nameKeyOf(q.startAtName), id: q.startAtId }
+          : undefined;
+    return this.uow.repos.files.list({
+      ownerId,
+      folderId,
+      trashMode: q.trashMode,
+      search: q.search ? nameKeyOf(q.search) : undefined,
+      mediaKinds: q.mediaMode ? MEDIA_KINDS[q.mediaFilter] : undefined,
+      sort: q.sortBy,
+      limit,
+      cursor,
+    });
+  }
+
+  quickList(ownerId: string, limit: number): Promise<FileRow[]> {
+    return this.uow.repos.files.recent(ownerId, limit);
+  }
+
+  /** The search dropdown: matching folders and files anywhere in the drive. */
+  async suggest(
+    ownerId: string,
+    q: { search?: string; trashMode: boolean; mediaMode: boolean },
+  ): Promise<{ folders: FolderRow[]; files: FileRow[] }> {
+    if (!q.search) return { folders: [], files: [] };
+    const search = nameKeyOf(q.search);
+    const [folders, files] = await Promise.all([
+      q.mediaMode
+        ? Promise.resolve([])
+        : this.uow.repos.folders.list({ ownerId, parentId: null, trashMode: q.trashMode, search, sort: 'alp_asc', limit: SUGGESTIONS }),
+      this.uow.repos.files.list({
+        ownerId,
+        folderId: null,
+        trashMode: q.trashMode,
+        search,
+        mediaKinds: q.mediaMode ? MEDIA_KINDS.all : undefined,
+        sort: 'date_desc',
+        limit: SUGGESTIONS,
+      }),
+    ]);
+    return { folders, files };
+  }
+
+  async rename(ownerId: string, id: string, title: string): Promise<FileRow> {
+    const file = await this.get(ownerId, id);
+    const name = sanitizeName(title);
+    await this.uow.repos.files.rename(file.id, name, nameKeyOf(name), this.clock.now());
+    return this.get(ownerId, id);
+  }
+
+  async move(ownerId: string, id: string, parentRef: string): Promise<FileRow> {
+    const file = await this.get(ownerId, id);
+    if (file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
+    const folderId = await this.folders.resolveActiveParent(ownerId, parentRef);
+    await this.uow.repos.files.move(file.id, folderId, this.clock.now());
+    return this.get(ownerId, id);
+  }
+}

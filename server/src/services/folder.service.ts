@@ -1,0 +1,95 @@
+import type { FolderRow, FolderSort } from '../db/repositories/folder.repository.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { InvalidError, NotFoundError } from '../domain/errors.js';
+import { nameKeyOf, sanitizeName } from '../domain/names.js';
+import { newId } from '../security/ids.js';
+import type { Clock } from './clock.js';
+
+export const ROOT = '/';
+
+/** Folders of one owner; anything another user owns is "not found". */
+export class FolderService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(ownerId: string, id: string): Promise<FolderRow> {
+    const folder = await this.uow.repos.folders.findOwned(ownerId, id);
+    if (!folder) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
+    return folder;
+  }
+
+  /** '/' → null (root); otherwise an active folder of the owner. */
+  async resolveActiveParent(ownerId: string, parent: string): Promise<string | null> {
+    if (parent === ROOT) return null;
+    const folder = await this.get(ownerId, parent);
+    if (folder.trashedAt !== null) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
+    return folder.id;
+  }
+
+  async create(ownerId: string, name: string, parent: string): Promise<FolderRow> {
+    const clean = sanitizeName(name);
+    const parentId = await this.resolveActiveParent(ownerId, parent);
+    const now = this.clock.now();
+    const row: FolderRow = {
+      id: newId(),
+      ownerId,
+      parentId,
+      name: clean,
+      nameKey: nameKeyOf(clean),
+      createdAt: now,
+      updatedAt: now,
+      trashedAt: null,
+      trashedVia: null,
+    };
+    await this.uow.repos.folders.insert(row);
+    return row;
+  }
+
+  async list(
+    ownerId: string,
+    q: { parent: string; search?: string; sortBy: FolderSort; limit?: number; trashMode: boolean },
+  ): Promise<FolderRow[]> {
+    const parentId = q.parent === ROOT || q.search ? null : (await this.get(ownerId, q.parent)).id;
+    return this.uow.repos.folders.list({
+      ownerId,
+      parentId,
+      trashMode: q.trashMode,
+      search: q.search ? nameKeyOf(q.search) : undefined,
+      sort: q.sortBy,
+      limit: q.limit,
+    });
+  }
+
+  /** Targets for the move dialog: active folders, never the moved folders or anything inside them. */
+  async moveTargets(ownerId: string, q: { parent: string; search?: string; folderIDs: string[] }): Promise<FolderRow[]> {
+    const parentId = q.parent === ROOT || q.search ? null : (await this.get(ownerId, q.parent)).id;
+    return this.uow.repos.folders.list({
+      ownerId,
+      parentId,
+      trashMode: false,
+      search: q.search ? nameKeyOf(q.search) : undefined,
+      sort: 'alp_asc',
+      excludeSubtreesOf: q.folderIDs,
+    });
+  }
+
+  async rename(ownerId: string, id: string, title: string): Promise<FolderRow> {
+    const folder = await this.get(ownerId, id);
+    const name = sanitizeName(title);
+    await this.uow.repos.folders.rename(folder.id, name, nameKeyOf(name), this.clock.now());
+    return this.get(ownerId, id);
+  }
+
+  async move(ownerId: string, id: string, parentRef: string): Promise<FolderRow> {
+    const folder = await this.get(ownerId, id);
+    if (folder.trashedAt !== null) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
+    const parentId = await this.resolveActiveParent(ownerId, parentRef);
+    if (parentId !== null && (await this.uow.repos.folders.isWithin(ownerId, parentId, folder.id))) {
+      throw new InvalidError('A folder cannot be moved into itself or one of its subfolders', undefined, 'INVALID_MOVE');
+    }
+    await this.uow.repos.folders.move(folder.id, parentId, this.clock.now());
+    return this.get(ownerId, id);
+  }
+}
