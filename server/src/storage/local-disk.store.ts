@@ -1,0 +1,171 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, open, readdir, rm, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { assertValidKey, assertValidRange } from './blob-key.js';
+import { BlobNotFoundError, type BlobStore, type ByteRange } from './blob-store.js';
+
+export interface LocalDiskStoreOptions {
+  /** Temp files untouched for this long are leftovers of a crash, removed on first use. */
+  staleTempMs?: number;
+}
+
+const TEMP_DIR = '.tmp';
+const DEFAULT_STALE_TEMP_MS = 60 * 60 * 1000;
+
+/**
+ * Objects as files under `root`. Writes land in `root/.tmp` (same filesystem, so the final
+ * rename is atomic) and are fsynced before and after the rename: a key either names every
+ * byte or does not exist, even across a crash.
+ */
+export class LocalDiskStore implements BlobStore {
+  readonly root: string;
+  private readonly tempDir: string;
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    root: string,
+    private readonly options: LocalDiskStoreOptions = {},
+  ) {
+    this.root = path.resolve(root);
+    this.tempDir = path.join(this.root, TEMP_DIR);
+  }
+
+  async put(key: string, body: Readable): Promise<{ size: number }> {
+    const tempPath = path.join(this.tempDir, randomUUID());
+    let handle: FileHandle | undefined;
+    let finalPath: string | undefined;
+    try {
+      assertValidKey(key);
+      await this.prepare();
+      handle = await open(tempPath, 'wx', 0o600);
+      const size = await writeAll(body, handle);
+      await handle.sync();
+      await handle.close();
+      handle = undefined;
+      const target = this.pathOf(key);
+      await ensureDir(path.dirname(target));
+      await rename(tempPath, target);
+      finalPath = target;
+      await syncDir(path.dirname(target));
+      return { size };
+    } catch (err) {
+      body.destroy();
+      await handle?.close().catch(() => undefined);
+      await unlink(tempPath).catch(ignoreMissing);
+      // Renamed but not durable: the caller is told it failed, so the key must not exist.
+      if (finalPath) await unlink(finalPath).catch(ignoreMissing);
+      throw err;
+    }
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable> {
+    assertValidKey(key);
+    if (range) assertValidRange(range);
+    let handle: FileHandle;
+    try {
+      handle = await open(this.pathOf(key), 'r');
+    } catch (err) {
+      if (isMissing(err)) throw new BlobNotFoundError(key);
+      throw err;
+    }
+    // A range past the end of the file yields fewer (or no) bytes, as S3 clips it too.
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    assertValidKey(key);
+    try {
+      const info = await stat(this.pathOf(key));
+      return { size: info.size };
+    } catch (err) {
+      if (isMissing(err)) return null;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await unlink(this.pathOf(key)).catch(ignoreMissing);
+  }
+
+  async close(): Promise<void> {
+    await this.ready?.catch(() => undefined);
+  }
+
+  /**
+   * Files are spread over 256 folders by a hash of the key, whatever the key looks like, so no
+   * folder grows past a few thousand entries per million files. The namespace separator becomes
+   * a dot, which no key contains, so the mapping stays one-to-one.
+   */
+  pathOf(key: string): string {
+    const shard = createHash('sha256').update(key).digest('hex').slice(0, 2);
+    return path.join(this.root, shard, key.replace('/', '.'));
+  }
+
+  private prepare(): Promise<void> {
+    this.ready ??= this.init().catch((err: unknown) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  private async init(): Promise<void> {
+    await ensureDir(this.tempDir);
+    await sweepTempFiles(this.tempDir, this.options.staleTempMs ?? DEFAULT_STALE_TEMP_MS);
+  }
+}
+
+async function writeAll(body: Readable, handle: FileHandle): Promise<number> {
+  let size = 0;
+  // for-await gives backpressure (one chunk in flight) and throws if the source errors.
+  for await (const chunk of body as AsyncIterable<Buffer | string>) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let offset = 0;
+    while (offset < buffer.length) {
+      const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
+      offset += bytesWritten;
+    }
+    size += buffer.length;
+  }
+  return size;
+}
+
+/** A new directory survives a crash only once the entry in its parent is flushed too. */
+async function ensureDir(dir: string): Promise<void> {
+  const created = await mkdir(dir, { recursive: true });
+  if (created === undefined) return;
+  for (let d = dir; d.length >= created.length && d !== path.dirname(d); d = path.dirname(d)) {
+    await syncDir(path.dirname(d));
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  // Windows cannot open a directory for fsync; NTFS journals the rename itself.
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function sweepTempFiles(dir: string, staleMs: number): Promise<void> {
+  const cutoff = Date.now() - staleMs;
+  for (const name of await readdir(dir)) {
+    const file = path.join(dir, name);
+    const info = await stat(file).catch(() => null);
+    if (info && info.mtimeMs <= cutoff) await rm(file, { force: true, recursive: true });
+  }
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function ignoreMissing(err: unknown): void {
+  if (!isMissing(err)) throw err;
+}

@@ -1,0 +1,73 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LocalDiskStore } from '../../src/storage/local-disk.store.js';
+import { failingStream, streamOf } from './storage-fixtures.js';
+
+describe('local disk store', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'nimbus-disk-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('files objects in hash-sharded folders under the root', async () => {
+    const store = new LocalDiskStore(root);
+    await store.put('abc123', streamOf(Buffer.from('one')));
+    await store.put('thumbs/abc123', streamOf(Buffer.from('two')));
+
+    const shard = (key: string): string => createHash('sha256').update(key).digest('hex').slice(0, 2);
+    const files = (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile());
+    expect(files.map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort()).toEqual(
+      [path.join(shard('abc123'), 'abc123'), path.join(shard('thumbs/abc123'), 'thumbs.abc123')].sort(),
+    );
+  });
+
+  it('writes into a temp file and renames it into place only when complete', async () => {
+    const store = new LocalDiskStore(root);
+    const body = new PassThrough();
+    const put = store.put('pending', body);
+    body.write(randomBytes(10_000));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(await readdir(path.join(root, '.tmp'))).toHaveLength(1);
+    expect(await store.stat('pending')).toBeNull();
+
+    body.end();
+    await put;
+    expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+    expect(await store.stat('pending')).toEqual({ size: 10_000 });
+  });
+
+  it('removes the temp file when the source fails', async () => {
+    const store = new LocalDiskStore(root);
+    await expect(store.put('broken', failingStream(randomBytes(300_000), new Error('cut')))).rejects.toThrow('cut');
+    expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+  });
+
+  it('sweeps stale temp files left by a crash, and only those', async () => {
+    await mkdir(path.join(root, '.tmp'), { recursive: true });
+    const stale = path.join(root, '.tmp', 'stale');
+    const fresh = path.join(root, '.tmp', 'fresh');
+    await writeFile(stale, 'half an upload');
+    await writeFile(fresh, 'an upload in progress elsewhere');
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    await utimes(stale, twoHoursAgo, twoHoursAgo);
+
+    const store = new LocalDiskStore(root, { staleTempMs: 60 * 60 * 1000 });
+    await store.put('first', streamOf(Buffer.from('x')));
+
+    expect(await readdir(path.join(root, '.tmp'))).toEqual(['fresh']);
+  });
+
+  it('creates its root on first write', async () => {
+    const store = new LocalDiskStore(path.join(root, 'nested', 'files'));
+    await store.put('k', streamOf(Buffer.from('x')));
+    expect(await store.stat('k')).toEqual({ size: 1 });
+  });
+});
