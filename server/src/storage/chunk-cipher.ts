@@ -1,0 +1,146 @@
+import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
+import { BlobIntegrityError, BlobTooLargeError, type ByteRange } from './blob-store.js';
+import { aadFor, HEADER_LENGTH, nonceFor, TAG_LENGTH, type ChunkLayout } from './chunk-format.js';
+
+/** Size, SHA-256 and size cap of the plaintext as it streams through sealChunks. */
+export class PlaintextTally {
+  size = 0;
+  /** Why the stream stopped, when it was the source or the size cap and not the store. */
+  failure: unknown;
+  private readonly hash = createHash('sha256');
+
+  constructor(private readonly maxBytes?: number) {}
+
+  add(chunk: Buffer): void {
+    this.size += chunk.length;
+    if (this.maxBytes !== undefined && this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
+    this.hash.update(chunk);
+  }
+
+  sha256(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+/** Header, then the plaintext sealed chunk by chunk: at most one chunk is held in memory. */
+export async function* sealChunks(
+  source: AsyncIterable<Buffer | string>,
+  key: Buffer,
+  header: Buffer,
+  chunkSize: number,
+  tally: PlaintextTally,
+): AsyncGenerator<Buffer> {
+  yield header;
+  const pending = Buffer.allocUnsafe(chunkSize);
+  let filled = 0;
+  let index = 0;
+  try {
+    for await (const chunk of source) {
+      const input = toBuffer(chunk);
+      tally.add(input);
+      let offset = 0;
+      while (offset < input.length) {
+        // A full chunk is sealed only once more bytes arrive: only then is it known not to be final.
+        if (filled === chunkSize) {
+          yield sealChunk(key, header, index++, pending, false);
+          filled = 0;
+        }
+        const copied = input.copy(pending, filled, offset);
+        filled += copied;
+        offset += copied;
+      }
+    }
+  } catch (err) {
+    tally.failure = err;
+    throw err;
+  }
+  yield sealChunk(key, header, index, pending.subarray(0, filled), true);
+}
+
+function sealChunk(key: Buffer, header: Buffer, index: number, plaintext: Buffer, isFinal: boolean): Buffer {
+  const cipher = createCipheriv('aes-256-gcm', key, nonceFor(index)).setAAD(aadFor(header, index, isFinal));
+  return Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+}
+
+export interface OpenPlan {
+  /** Storage key, named in integrity errors. */
+  blobKey: string;
+  key: Buffer;
+  header: Buffer;
+  layout: ChunkLayout;
+  /** Chunks the stored stream holds, in order. */
+  first: number;
+  last: number;
+  /** The stored stream starts at the header (a whole-object read) rather than at chunk `first`. */
+  startsWithHeader: boolean;
+  /** Plaintext bytes to emit (inclusive). */
+  slice: ByteRange;
+}
+
+/**
+ * Plaintext of the chunks in `stored`. Each chunk is emitted only after its tag verifies; a bad
+ * tag, a wrong header, a short stream or bytes past the last chunk end it with BlobIntegrityError,
+ * and then the last chunk is never emitted.
+ */
+export async function* openChunks(stored: AsyncIterable<Buffer | string>, plan: OpenPlan): AsyncGenerator<Buffer> {
+  const { layout } = plan;
+  const pending = Buffer.allocUnsafe(Math.max(HEADER_LENGTH, layout.chunkSize + TAG_LENGTH));
+  let inHeader = plan.startsWithHeader;
+  let index = plan.first;
+  let needed = inHeader ? HEADER_LENGTH : recordLength(layout, index);
+  let filled = 0;
+  // The last chunk's bytes wait for the end of the stored stream: a reader that received every
+  // byte it expected must be able to trust that the whole object checked out.
+  let held: Buffer | undefined;
+  for await (const chunk of stored) {
+    const input = toBuffer(chunk);
+    let offset = 0;
+    while (offset < input.length) {
+      if (index > plan.last) throw new BlobIntegrityError(plan.blobKey);
+      const copied = input.copy(pending, filled, offset, offset + needed - filled);
+      filled += copied;
+      offset += copied;
+      if (filled < needed) break;
+      if (inHeader) {
+        if (!pending.subarray(0, HEADER_LENGTH).equals(plan.header)) throw new BlobIntegrityError(plan.blobKey);
+        inHeader = false;
+      } else {
+        const out = sliceOf(plan, index, openChunk(plan, index, pending.subarray(0, needed)));
+        if (index === plan.last) held = out;
+        else if (out.length > 0) yield out;
+        index += 1;
+      }
+      filled = 0;
+      needed = recordLength(layout, index);
+    }
+  }
+  if (inHeader || index <= plan.last || !held) throw new BlobIntegrityError(plan.blobKey);
+  if (held.length > 0) yield held;
+}
+
+function openChunk(plan: OpenPlan, index: number, record: Buffer): Buffer {
+  const body = record.subarray(0, record.length - TAG_LENGTH);
+  try {
+    const isFinal = index === plan.layout.finalIndex;
+    const decipher = createDecipheriv('aes-256-gcm', plan.key, nonceFor(index)).setAAD(aadFor(plan.header, index, isFinal));
+    decipher.setAuthTag(record.subarray(record.length - TAG_LENGTH));
+    return Buffer.concat([decipher.update(body), decipher.final()]);
+  } catch {
+    throw new BlobIntegrityError(plan.blobKey);
+  }
+}
+
+function sliceOf(plan: OpenPlan, index: number, plaintext: Buffer): Buffer {
+  const chunkStart = index * plan.layout.chunkSize;
+  const from = Math.max(plan.slice.start - chunkStart, 0);
+  const to = Math.min(plan.slice.end + 1 - chunkStart, plaintext.length);
+  return from === 0 && to === plaintext.length ? plaintext : plaintext.subarray(from, Math.max(from, to));
+}
+
+function recordLength(layout: ChunkLayout, index: number): number {
+  return index <= layout.finalIndex ? layout.plaintextLength(index) + TAG_LENGTH : 0;
+}
+
+function toBuffer(chunk: Buffer | string): Buffer {
+  return typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+}
