@@ -8,7 +8,7 @@ export async function upload(browser: TestBrowser, filename: string, data: Buffe
     { name: 'parent', value: parent },
     { name: 'currentID', value: 'u1' },
     { name: 'size', value: String(Buffer.byteLength(data)) },
-    { name: 'file', filename, data },
+    { name: 'file', filename: 'blob', data },
   ]);
   const response = await browser.request('POST', '/file-service/upload', body, { 'content-type': contentType });
   if (response.statusCode !== 201) throw new Error(`upload failed: ${response.statusCode} ${response.body}`);
