@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multipartBody } from '../helpers/multipart.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-app.js';
+import { startS3Server, type S3Server } from '../storage/storage-fixtures.js';
+
+const MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startServer(env: Record<string, string>): Promise<{ url: string; process: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    const ok = await fetch(`${url}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { url, process: child };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill();
+  throw new Error('server did not start');
+}
+
+/** Cookies as a browser would keep them, across two origins of the same deployment. */
+class Jar {
+  private cookies = new Map<string, string>();
+  readonly uuid = crypto.randomUUID();
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+  store(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = pair!.split('=');
+      this.cookies.set(name!.trim(), value.join('='));
+    }
+  }
+  async call(url: string, init: RequestInit = {}): Promise<Response> {
+    const response = await fetch(url, {
+      ...init,
+      headers: { uuid: this.uuid, cookie: this.header(), ...(init.headers as Record<string, string>) },
+    });
+    this.store(response);
+    return response;
+  }
+}
+
+describe.skipIf(process.env.NIMBUS_SKIP_POSTGRES === '1')('two server processes sharing PostgreSQL and S3', () => {
+  let dataDir: string;
+  let database: TestDatabase;
+  let s3: S3Server;
+  let a: { url: string; process: ChildProcess };
+  let b: { url: string; process: ChildProcess };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-scale-'));
+    database = await createTestDatabase(dataDir, 'postgres');
+    s3 = await startS3Server();
+    if (database.config.driver !== 'postgres') throw new Error('expected PostgreSQL');
+    const env = {
+      DATABASE_URL: database.config.url,
+      SECRET_KEY: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      STORAGE: 's3',
+      S3_BUCKET: s3.config.bucket,
+      S3_ENDPOINT: s3.config.endpoint!,
+      S3_REGION: s3.config.region,
+      S3_ACCESS_KEY_ID: 'S3RVER',
+      S3_SECRET_ACCESS_KEY: 'S3RVER',
+      S3_FORCE_PATH_STYLE: 'true',
+    };
+    a = await startServer({ ...env, DATA_DIR: path.join(dataDir, 'a') });
+    b = await startServer({ ...env, DATA_DIR: path.join(dataDir, 'b') });
+  }, 60_000);
+
+  afterAll(async () => {
+    a?.process.kill('SIGTERM');
+    b?.process.kill('SIGTERM');
+    await Promise.all([a, b].map((s) => s && new Promise((resolve) => s.process.once('exit', resolve))));
+    await s3?.stop();
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves through one what was uploaded through the other, and shares sessions', async () => {
+    const jar = new Jar();
+    const created = await jar.call(`${a.url}/user-service/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `scale-${Date.now()}@example.com`, password: 'secret-pass' }),
+    });
+    expect(created.status).toBe(201);
+
+    const data = randomBytes(1024 * 1024 + 17);
+    const { body, contentType } = await multipartBody([
+      { name: 'parent', value: '/' },
+      { name: 'file', filename: 'shared.bin', data },
+    ]);
+    const uploaded = await jar.call(`${a.url}/file-service/upload`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    expect(uploaded.status).toBe(201);
+    const file = (await uploaded.json()) as { _id: string };
+
+    const listed = await jar.call(`${b.url}/file-service/list`);
+    expect(((await listed.json()) as { _id: string }[]).map((f) => f._id)).toEqual([file._id]);
+    const downloaded = await jar.call(`${b.url}/file-service/download/${file._id}`);
+    expect(Buffer.from(await downloaded.arrayBuffer()).equals(data)).toBe(true);
+
+    // A session begun on A refreshes on B, and the rotated token works back on A.
+    expect((await jar.call(`${b.url}/user-service/get-token`, { method: 'POST' })).status).toBe(200);
+    expect((await jar.call(`${a.url}/user-service/user`)).status).toBe(200);
+  });
+});
