@@ -97,15 +97,23 @@ export async function* openChunks(stored: AsyncIterable<Buffer | string>, plan: 
     let offset = 0;
     while (offset < input.length) {
       if (index > plan.last) throw new BlobIntegrityError(plan.blobKey);
-      const copied = input.copy(pending, filled, offset, offset + needed - filled);
-      filled += copied;
-      offset += copied;
-      if (filled < needed) break;
+      let record: Buffer;
+      if (filled === 0 && input.length - offset >= needed) {
+        // The whole record is in this piece: open it in place rather than copy it.
+        record = input.subarray(offset, offset + needed);
+        offset += needed;
+      } else {
+        const copied = input.copy(pending, filled, offset, offset + needed - filled);
+        filled += copied;
+        offset += copied;
+        if (filled < needed) break;
+        record = pending.subarray(0, needed);
+      }
       if (inHeader) {
-        if (!pending.subarray(0, HEADER_LENGTH).equals(plan.header)) throw new BlobIntegrityError(plan.blobKey);
+        if (!record.equals(plan.header)) throw new BlobIntegrityError(plan.blobKey);
         inHeader = false;
       } else {
-        const out = sliceOf(plan, index, openChunk(plan, index, pending.subarray(0, needed)));
+        const out = sliceOf(plan, index, openChunk(plan, index, record));
         if (index === plan.last) held = out;
         else if (out.length > 0) yield out;
         index += 1;
@@ -124,7 +132,10 @@ function openChunk(plan: OpenPlan, index: number, record: Buffer): Buffer {
     const isFinal = index === plan.layout.finalIndex;
     const decipher = createDecipheriv('aes-256-gcm', plan.key, nonceFor(index)).setAAD(aadFor(plan.header, index, isFinal));
     decipher.setAuthTag(record.subarray(record.length - TAG_LENGTH));
-    return Buffer.concat([decipher.update(body), decipher.final()]);
+    const plaintext = decipher.update(body);
+    // GCM releases no bytes at final(); it only verifies the tag, throwing when it does not match.
+    decipher.final();
+    return plaintext;
   } catch {
     throw new BlobIntegrityError(plan.blobKey);
   }

@@ -6,12 +6,13 @@ import { assertValidKey, assertValidRange } from './blob-key.js';
 import { BlobNotFoundError, type BlobStore, type ByteRange } from './blob-store.js';
 
 export interface LocalDiskStoreOptions {
-  /** Temp files untouched for this long are leftovers of a crash, removed on first use. */
+  /** Temp files untouched for this long are leftovers of a crash, removed before the first write. */
   staleTempMs?: number;
 }
 
 const TEMP_DIR = '.tmp';
 const DEFAULT_STALE_TEMP_MS = 60 * 60 * 1000;
+const READ_BUFFER_BYTES = 512 * 1024;
 
 /**
  * Objects as files under `root`. Writes land in `root/.tmp` (same filesystem, so the final
@@ -69,8 +70,10 @@ export class LocalDiskStore implements BlobStore {
       if (isMissing(err)) throw new BlobNotFoundError(key);
       throw err;
     }
-    // A range past the end of the file yields fewer (or no) bytes, as S3 clips it too.
-    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+    // A range past the end of the file yields fewer (or no) bytes, as S3 clips it too. Reads of
+    // 512 KiB cost far fewer syscalls than the 64 KiB default and usually hold whole chunks of
+    // the encrypted format, which are then opened without a copy.
+    return handle.createReadStream({ ...range, highWaterMark: READ_BUFFER_BYTES });
   }
 
   async stat(key: string): Promise<{ size: number } | null> {
