@@ -1,0 +1,18 @@
+import { AUTH_MESSAGES } from '@nimbus/common';
+
+/** SPEC §8: what the authentication screen says for each failed call, by HTTP status. */
+export function loginErrorMessage(status: number): string {
+  return status === 400 || status === 401 ? AUTH_MESSAGES.incorrectCredentials : AUTH_MESSAGES.loginError;
+}
+
+export function createAccountErrorMessage(status: number): string {
+  if (status === 409) return AUTH_MESSAGES.emailExists;
+  if (status === 400) return AUTH_MESSAGES.validationError;
+  return AUTH_MESSAGES.createAccountError;
+}
+
+export function passwordResetRequestErrorMessage(status: number): string {
+  if (status === 404) return AUTH_MESSAGES.emailDoesNotExist;
+  if (status === 403) return AUTH_MESSAGES.emailVerificationNotEnabled;
+  return AUTH_MESSAGES.passwordResetRequestFailed;
+}

@@ -1,0 +1,74 @@
+import { useEffect, useRef, useState } from 'react';
+import { AddIcon, CreateFolderIcon, UploadFileIcon, UploadFolderIcon } from '../../components/icons';
+
+export interface AddNewActions {
+  onUploadFiles?: () => void;
+  onCreateFolder?: () => void;
+  onUploadFolder?: () => void;
+}
+
+function supportsFolderSelection(): boolean {
+  return typeof document !== 'undefined' && 'webkitdirectory' in document.createElement('input');
+}
+
+const itemClass =
+  'flex w-full items-center gap-3 px-4 py-2.5 text-left text-sm text-ink hover:bg-gray-100 focus:bg-gray-100 focus:outline-none';
+
+/** The "ADD NEW" dropdown; its actions are supplied by the upload and folder features. */
+export function AddNewMenu({ actions = {} }: { actions?: AddNewActions }) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    document.addEventListener('pointerdown', onPointer);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('pointerdown', onPointer);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const choose = (action?: () => void) => () => {
+    setOpen(false);
+    action?.();
+  };
+
+  return (
+    <div ref={root} className="relative">
+      <button
+        type="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen((value) => !value)}
+        className="flex h-14 items-center gap-3 rounded-2xl bg-white pr-6 pl-4 text-sm font-medium text-ink shadow-md ring-1 ring-black/5 transition-shadow hover:bg-blue-50 hover:shadow-lg"
+      >
+        <AddIcon className="size-6" />
+        ADD NEW
+      </button>
+      {open && (
+        <div
+          role="menu"
+          aria-label="Add new"
+          className="absolute top-full left-0 z-30 mt-2 w-60 overflow-hidden rounded-xl bg-white py-2 shadow-xl ring-1 ring-black/5"
+        >
+          <button type="button" role="menuitem" className={itemClass} onClick={choose(actions.onUploadFiles)}>
+            <UploadFileIcon className="size-5 text-muted" /> Upload Files
+          </button>
+          <button type="button" role="menuitem" className={itemClass} onClick={choose(actions.onCreateFolder)}>
+            <CreateFolderIcon className="size-5 text-muted" /> Create Folder
+          </button>
+          {supportsFolderSelection() && (
+            <button type="button" role="menuitem" className={itemClass} onClick={choose(actions.onUploadFolder)}>
+              <UploadFolderIcon className="size-5 text-muted" /> Upload Folder
+            </button>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { Outlet } from 'react-router';
+import { Header } from './Header';
+import { MobileDrawer } from './MobileDrawer';
+import { SideMenu } from './SideMenu';
+
+/** The frame of every file-browser page: header, side menu and the content area. */
+export function MainLayout() {
+  return (
+    <div className="flex h-dvh flex-col bg-surface">
+      <Header />
+      <div className="flex min-h-0 flex-1">
+        <aside aria-label="Side menu" className="hidden w-64 shrink-0 overflow-y-auto md:block">
+          <SideMenu />
+        </aside>
+        <MobileDrawer />
+        <main className="min-w-0 flex-1 overflow-y-auto bg-white sm:mx-2 sm:mb-2 sm:rounded-2xl md:mr-4 md:mb-4 md:ml-0">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import type { ComponentType } from 'react';
+import { NavLink, useLocation } from 'react-router';
+import { HomeIcon, PhotoIcon, SettingsIcon, TrashIcon } from '../../components/icons';
+import { AddNewMenu } from './AddNewMenu';
+import { sectionOf, type Section } from './sections';
+
+interface ItemProps {
+  to: string;
+  label: string;
+  icon: ComponentType<{ className?: string }>;
+  active: boolean;
+  danger?: boolean;
+  className?: string;
+}
+
+function MenuItem({ to, label, icon: Icon, active, danger, className = '' }: ItemProps) {
+  const colors = danger ? 'text-red-600' : active ? 'text-[#001d35]' : 'text-ink';
+  return (
+    <NavLink
+      to={to}
+      aria-current={active ? 'page' : undefined}
+      className={`flex h-10 items-center gap-4 rounded-full px-4 text-sm font-medium ${colors} ${active ? (danger ? 'bg-red-100' : 'bg-selected') : 'hover:bg-black/5'} ${className}`}
+    >
+      <Icon className="size-5" />
+      {label}
+    </NavLink>
+  );
+}
+
+/** ADD NEW, Home, Media, Settings (small screens only) and Trash in red. */
+export function SideMenu() {
+  const { pathname } = useLocation();
+  const section: Section | 'settings' = pathname === '/settings' ? 'settings' : sectionOf(pathname);
+  return (
+    <nav aria-label="Main menu" className="flex flex-col gap-4 px-3 pt-2 pb-4">
+      <div className="px-1">
+        <AddNewMenu />
+      </div>
+      <div className="flex flex-col gap-0.5">
+        <MenuItem to="/home" label="Home" icon={HomeIcon} active={section === 'home'} />
+        <MenuItem to="/media" label="Media" icon={PhotoIcon} active={section === 'media'} />
+        <MenuItem to="/settings" label="Settings" icon={SettingsIcon} active={section === 'settings'} className="md:hidden" />
+        <MenuItem to="/trash" label="Trash" icon={TrashIcon} active={section === 'trash'} danger />
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,23 @@
+import { useState } from 'react';
+import { Header } from '../layout/Header';
+import { AccountSection } from './AccountSection';
+import { GeneralSection } from './GeneralSection';
+import { SettingsSidebar, type SettingsTab } from './SettingsSidebar';
+
+export function SettingsPage() {
+  const [tab, setTab] = useState<SettingsTab>('account');
+  return (
+    <div className="flex h-dvh flex-col bg-surface">
+      <Header showMenuToggle={false} />
+      <div className="flex min-h-0 flex-1 flex-col md:flex-row">
+        <SettingsSidebar tab={tab} onSelect={setTab} />
+        <main className="min-w-0 flex-1 overflow-y-auto bg-white px-4 py-4 sm:mx-2 sm:mb-2 sm:rounded-2xl sm:px-8 md:mr-4 md:mb-4 md:ml-0">
+          <div className="mx-auto max-w-3xl">
+            <h1 className="mb-2 text-2xl font-normal text-ink">{tab === 'account' ? 'Account' : 'General'}</h1>
+            {tab === 'account' ? <AccountSection /> : <GeneralSection />}
+          </div>
+        </main>
+      </div>
+    </div>
+  );
+}

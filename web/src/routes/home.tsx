@@ -1,0 +1,5 @@
+import { BrowserPlaceholder } from '../features/browser/BrowserPlaceholder';
+
+export function Component() {
+  return <BrowserPlaceholder title="Home" />;
+}

@@ -1,0 +1,5 @@
+import { AuthPage } from '../features/auth/AuthPage';
+
+export function Component() {
+  return <AuthPage />;
+}

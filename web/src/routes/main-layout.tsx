@@ -1,0 +1,5 @@
+import { MainLayout } from '../features/layout/MainLayout';
+
+export function Component() {
+  return <MainLayout />;
+}

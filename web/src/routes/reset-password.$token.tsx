@@ -1,0 +1,5 @@
+import { ResetPasswordPage } from '../features/account/ResetPasswordPage';
+
+export function Component() {
+  return <ResetPasswordPage />;
+}

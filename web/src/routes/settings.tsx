@@ -1,0 +1,5 @@
+import { SettingsPage } from '../features/settings/SettingsPage';
+
+export function Component() {
+  return <SettingsPage />;
+}

@@ -1,0 +1,5 @@
+import { VerifyEmailPage } from '../features/account/VerifyEmailPage';
+
+export function Component() {
+  return <VerifyEmailPage />;
+}

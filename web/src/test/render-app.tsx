@@ -1,0 +1,27 @@
+import type { UserDto } from '@nimbus/common';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { AppProviders, createQueryClient } from '../app/AppProviders';
+import { routes } from '../router';
+import { createAppStore } from '../state/store';
+import { setUser } from '../state/user.slice';
+
+export const testUser: UserDto = { _id: 'user-1', email: 'ada@example.com', emailVerified: true };
+
+interface RenderOptions {
+  /** Start signed in as this user. */
+  user?: UserDto;
+}
+
+/** Renders the real route table at `path` in memory, with a fresh store and query cache. */
+export function renderApp(path: string, options: RenderOptions = {}) {
+  const store = createAppStore();
+  if (options.user) store.dispatch(setUser(options.user));
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const view = render(
+    <AppProviders store={store} queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return { ...view, store, router };
+}
