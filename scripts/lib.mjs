@@ -38,9 +38,14 @@ function mtime(file) {
 /** npm ci on a fresh clone; npm install when package.json or the lock changed since the last install. */
 export function ensureDependencies() {
   const marker = path.join(root, 'node_modules', '.package-lock.json');
-  const manifests = ['package.json', 'package-lock.json', 'common/package.json', 'server/package.json', 'web/package.json', 'e2e/package.json'].map((f) =>
-    mtime(path.join(root, f)),
-  );
+  const manifests = [
+    'package.json',
+    'package-lock.json',
+    'common/package.json',
+    'server/package.json',
+    'web/package.json',
+    'e2e/package.json',
+  ].map((f) => mtime(path.join(root, f)));
   if (existsSync(marker) && mtime(marker) >= Math.max(...manifests)) return;
   const fresh = !existsSync(path.join(root, 'node_modules')) && existsSync(path.join(root, 'package-lock.json'));
   console.log(fresh ? '> installing dependencies (npm ci)' : '> updating dependencies (npm install)');
