@@ -89,7 +89,13 @@ async function throughApi(dir) {
   });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 100));
   }
   const uuid = randomUUID();
@@ -98,24 +104,40 @@ async function throughApi(dir) {
     headers: { 'content-type': 'application/json', uuid },
     body: JSON.stringify({ email: `bench-${uuid}@example.com`, password: 'bench-password' }),
   });
-  const cookie = created.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = created.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   const rssAtRest = peakRss(child.pid);
 
   const boundary = `----nimbus${randomUUID()}`;
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="parent"\r\n\r\n/\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="parent"\r\n\r\n/\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const multipart = Readable.from((async function* () {
-    yield head;
-    for await (const chunk of body(SIZE)) yield chunk;
-    yield tail;
-  })());
+  const multipart = Readable.from(
+    (async function* () {
+      yield head;
+      for await (const chunk of body(SIZE)) yield chunk;
+      yield tail;
+    })(),
+  );
   let t = performance.now();
   const res = await request(`${base}/file-service/upload`, {
     method: 'POST',
-    headers: { uuid, cookie, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + SIZE + tail.length },
+    headers: {
+      uuid,
+      cookie,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'content-length': head.length + SIZE + tail.length,
+    },
     payload: multipart,
   });
-  const text = (await (async () => { const parts = []; for await (const c of res) parts.push(c); return Buffer.concat(parts).toString(); })());
+  const text = await (async () => {
+    const parts = [];
+    for await (const c of res) parts.push(c);
+    return Buffer.concat(parts).toString();
+  })();
   const up = SIZE / MB / ((performance.now() - t) / 1000);
   const rssUp = peakRss(child.pid);
   const file = JSON.parse(text);
@@ -151,10 +173,17 @@ async function listLatency(dir) {
   };
   const app = await buildApp(config);
   const uuid = randomUUID();
-  const created = await app.inject({ method: 'POST', url: '/user-service/create', headers: { uuid }, payload: { email: 'b@example.com', password: 'bench-password' } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/user-service/create',
+    headers: { uuid },
+    payload: { email: 'b@example.com', password: 'bench-password' },
+  });
   const cookie = created.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   const owner = created.json().user._id;
-  const folder = (await app.inject({ method: 'POST', url: '/folder-service/create', headers: { uuid, cookie }, payload: { name: 'big', parent: '/' } })).json();
+  const folder = (
+    await app.inject({ method: 'POST', url: '/folder-service/create', headers: { uuid, cookie }, payload: { name: 'big', parent: '/' } })
+  ).json();
   const words = ['invoice', 'report', 'holiday', 'scan', 'contract', 'photo', 'budget', 'notes', 'draft', 'summary'];
   const now = Date.now();
   const db = app.database.db;
@@ -163,7 +192,26 @@ async function listLatency(dir) {
       const rows = [];
       for (let j = i; j < Math.min(FILES, i + 500); j++) {
         const name = `${words[j % 10]}-${words[(j * 7) % 10]}-${j}.pdf`;
-        rows.push({ id: newId(), ownerId: owner, folderId: folder._id, filename: name, nameKey: name, size: 1000, contentType: 'application/pdf', mediaKind: null, sha256: 'x', storageKey: newId(), wrappedKey: 'x', uploadedAt: now - j * 1000, updatedAt: now, trashedAt: null, trashedVia: null, linkType: null, linkToken: null, thumbnailId: null });
+        rows.push({
+          id: newId(),
+          ownerId: owner,
+          folderId: folder._id,
+          filename: name,
+          nameKey: name,
+          size: 1000,
+          contentType: 'application/pdf',
+          mediaKind: null,
+          sha256: 'x',
+          storageKey: newId(),
+          wrappedKey: 'x',
+          uploadedAt: now - j * 1000,
+          updatedAt: now,
+          trashedAt: null,
+          trashedVia: null,
+          linkType: null,
+          linkToken: null,
+          thumbnailId: null,
+        });
       }
       await trx.insertInto('file').values(rows).execute();
     }
@@ -182,10 +230,15 @@ async function listLatency(dir) {
   const pages = [];
   for (let i = 0; i < 300; i++) {
     const at = new Date(now - ((i * 331) % FILES) * 1000).toISOString();
-    pages.push(`/file-service/list?parent=${folder._id}&limit=50&sortBy=${i % 2 ? 'date_desc' : 'alp_asc'}&startAt=true&startAtDate=${at}&startAtName=report-${i}`);
+    pages.push(
+      `/file-service/list?parent=${folder._id}&limit=50&sortBy=${i % 2 ? 'date_desc' : 'alp_asc'}&startAt=true&startAtDate=${at}&startAtName=report-${i}`,
+    );
   }
   const searches = [];
-  for (let i = 0; i < 300; i++) searches.push(`/file-service/list?search=${encodeURIComponent(`${words[i % 10].slice(1, 5)}-${words[(i * 3) % 10].slice(0, 3)}`)}&limit=50`);
+  for (let i = 0; i < 300; i++)
+    searches.push(
+      `/file-service/list?search=${encodeURIComponent(`${words[i % 10].slice(1, 5)}-${words[(i * 3) % 10].slice(0, 3)}`)}&limit=50`,
+    );
   await measure(pages.slice(0, 20));
   const page = await measure(pages);
   const search = await measure(searches);
@@ -200,8 +253,12 @@ try {
   const bare = await bareBaseline(dir);
   console.log(`bare node:http pipe       upload ${fmt(bare.up)} MB/s   download ${fmt(bare.down)} MB/s`);
   const api = await throughApi(dir);
-  console.log(`through the API (AES-GCM) upload ${fmt(api.up)} MB/s (${fmt((api.up / bare.up) * 100)} % of bare)   download ${fmt(api.down)} MB/s (${fmt((api.down / bare.down) * 100)} % of bare)`);
-  console.log(`server peak RSS           at rest ${fmt(api.rssAtRest)} MB   after upload ${fmt(api.rssUp)} MB   after download ${fmt(api.rssDown)} MB`);
+  console.log(
+    `through the API (AES-GCM) upload ${fmt(api.up)} MB/s (${fmt((api.up / bare.up) * 100)} % of bare)   download ${fmt(api.down)} MB/s (${fmt((api.down / bare.down) * 100)} % of bare)`,
+  );
+  console.log(
+    `server peak RSS           at rest ${fmt(api.rssAtRest)} MB   after upload ${fmt(api.rssUp)} MB   after download ${fmt(api.rssDown)} MB`,
+  );
   const latency = await listLatency(dir);
   console.log(`50-item page, ${FILES} files  p50 ${fmt(latency.page.p50)} ms   p99 ${fmt(latency.page.p99)} ms`);
   console.log(`name search, ${FILES} files   p50 ${fmt(latency.search.p50)} ms   p99 ${fmt(latency.search.p99)} ms`);
