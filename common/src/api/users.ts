@@ -39,7 +39,8 @@ const anyPassword = z.string().min(1).max(LIMITS.passwordMax);
 const anyEmail = z.string().trim().min(1).max(LIMITS.emailMax);
 const token = z.string().min(1).max(512);
 
-export const createAccountBody = z.object({ email, password });
+// Key order is the order of SPEC §5 (password rules first): zod reports issues in it.
+export const createAccountBody = z.object({ password, email });
 export const loginBody = z.object({ email: anyEmail, password: anyPassword });
 export const changePasswordBody = z.object({ oldPassword: anyPassword, newPassword: password });
 export const verifyEmailBody = z.object({ emailToken: token });
