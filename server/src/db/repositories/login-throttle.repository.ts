@@ -14,23 +14,40 @@ export class LoginThrottleRepository {
     return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : null;
   }
 
-  /** Counts a failure inside the window (a stale window starts over) and locks at the limit. */
+  /**
+   * Counts a failure inside the window (a stale window or a lapsed lock starts over) and locks
+   * at the limit. One upsert computes the new count from the stored one, so concurrent failures
+   * are all counted; a read-then-write lost updates under PostgreSQL's read committed.
+   */
   async recordFailure(emailKey: string, now: number, policy: ThrottlePolicy): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('loginThrottle').selectAll().where('emailKey', '=', emailKey).executeTakeFirst();
-      const fresh = !row || row.windowStartedAt <= now - policy.windowMs || (row.lockedUntil !== null && row.lockedUntil <= now);
-      const failures = fresh ? 1 : row.failures + 1;
-      const values = {
-        failures,
-        windowStartedAt: fresh ? now : row.windowStartedAt,
-        lockedUntil: failures >= policy.maxFailures ? now + policy.lockMs : null,
-      };
-      await trx
-        .insertInto('loginThrottle')
-        .values({ emailKey, ...values })
-        .onConflict((oc) => oc.column('emailKey').doUpdateSet(values))
-        .execute();
-    });
+    await this.db
+      .insertInto('loginThrottle')
+      .values({ emailKey, failures: 1, windowStartedAt: now, lockedUntil: policy.maxFailures <= 1 ? now + policy.lockMs : null })
+      .onConflict((oc) =>
+        oc.column('emailKey').doUpdateSet((eb) => {
+          const startsOver = eb.or([
+            eb('loginThrottle.windowStartedAt', '<=', now - policy.windowMs),
+            eb('loginThrottle.lockedUntil', '<=', now),
+          ]);
+          const failures = eb
+            .case()
+            .when(startsOver)
+            .then(1)
+            .else(eb('loginThrottle.failures', '+', 1))
+            .end();
+          return {
+            failures,
+            windowStartedAt: eb.case().when(startsOver).then(now).else(eb.ref('loginThrottle.windowStartedAt')).end(),
+            lockedUntil: eb
+              .case()
+              .when(failures, '>=', policy.maxFailures)
+              .then(eb.cast<number | null>(eb.val(now + policy.lockMs), 'bigint'))
+              .else(eb.cast<number | null>(eb.val(null), 'bigint'))
+              .end(),
+          };
+        }),
+      )
+      .execute();
   }
 
   async clear(emailKey: string): Promise<void> {
