@@ -5,6 +5,14 @@ import type { AccessClaims, AccessTokenSigner } from '../security/access-token.j
 import { hashToken, newId, newSecret } from '../security/ids.js';
 import type { Clock } from './clock.js';
 
+// Cookie values arrive URL-decoded, so anything (a NUL byte included) may reach a query unless checked.
+const REFRESH_TOKEN = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,128})$/;
+
+function parseRefreshToken(token: string | undefined): { sessionId: string; secret: string } | null {
+  const match = token ? REFRESH_TOKEN.exec(token) : null;
+  return match ? { sessionId: match[1]!, secret: match[2]! } : null;
+}
+
 export interface IssuedTokens {
   accessToken: string;
   refreshToken: string;
@@ -47,8 +55,9 @@ export class SessionService {
 
   /** Swaps a refresh token for a new pair. A token that was already rotated away revokes the session. */
   async refresh(refreshToken: string | undefined, browserId: string | undefined): Promise<IssuedTokens & AccessClaims> {
-    const [sessionId, secret] = (refreshToken ?? '').split('.');
-    if (!sessionId || !secret || !browserId) throw new UnauthorizedError('INVALID_TOKEN', 'Invalid refresh token');
+    const parsed = parseRefreshToken(refreshToken);
+    if (!parsed || !browserId) throw new UnauthorizedError('INVALID_TOKEN', 'Invalid refresh token');
+    const { sessionId, secret } = parsed;
     const now = this.clock.now();
     const session = await this.sessions.findById(sessionId);
     if (!session || session.revokedAt !== null || session.expiresAt <= now || session.browserId !== browserId) {
@@ -87,10 +96,10 @@ export class SessionService {
 
   /** The session a refresh token names, when it is still in force (logout with an expired access token). */
   async sessionOfRefreshToken(refreshToken: string | undefined): Promise<string | null> {
-    const [sessionId, secret] = (refreshToken ?? '').split('.');
-    if (!sessionId || !secret) return null;
-    const session = await this.sessions.findById(sessionId);
-    return session && session.refreshHash === hashToken(secret) ? session.id : null;
+    const parsed = parseRefreshToken(refreshToken);
+    if (!parsed) return null;
+    const session = await this.sessions.findById(parsed.sessionId);
+    return session && session.refreshHash === hashToken(parsed.secret) ? session.id : null;
   }
 
   end(sessionId: string): Promise<void> {
