@@ -22,8 +22,9 @@ export interface Logger {
 
 type EmailSlot = 'verifyEmailSentAt' | 'resetEmailSentAt';
 
+/** The identity of an address: letter case and unicode composition (é typed as e + ´) do not matter. */
 export function emailKeyOf(email: string): string {
-  return email.trim().toLowerCase();
+  return email.trim().normalize('NFC').toLowerCase();
 }
 
 export function toUserDto(row: AccountRow): UserDto {
