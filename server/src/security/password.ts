@@ -22,7 +22,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
+  let actual: Buffer;
+  try {
+    actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
+  } catch {
+    // A damaged stored hash (scrypt refuses its parameters) matches no password; it must not become a 500.
+    return false;
+  }
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

@@ -1,0 +1,58 @@
+import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { AccessTokenSigner } from '../src/security/access-token.js';
+
+const KEY = 'k'.repeat(48);
+const TTL = 20 * 60_000;
+const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
+const claims = { accountId: 'acc1', sessionId: 'ses1' };
+
+describe('AccessTokenSigner', () => {
+  const sut = new AccessTokenSigner(KEY, TTL);
+
+  it('signs HS256 tokens naming the account and session, valid for 20 minutes', async () => {
+    const token = await sut.sign(claims, NOW);
+    expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256' });
+    expect(decodeJwt(token)).toEqual({ sub: 'acc1', sid: 'ses1', iat: NOW / 1000, exp: (NOW + TTL) / 1000 });
+    expect(await sut.verify(token, NOW)).toEqual(claims);
+    expect(await sut.verify(token, NOW + TTL - 1000)).toEqual(claims);
+  });
+
+  it('refuses an expired token', async () => {
+    const token = await sut.sign(claims, NOW);
+    expect(await sut.verify(token, NOW + TTL)).toBeNull();
+    expect(await sut.verify(token, NOW + TTL + 60_000)).toBeNull();
+  });
+
+  it('refuses a token signed with another key', async () => {
+    const token = await new AccessTokenSigner('o'.repeat(48), TTL).sign(claims, NOW);
+    expect(await sut.verify(token, NOW)).toBeNull();
+  });
+
+  it('refuses a tampered payload', async () => {
+    const [header, , signature] = (await sut.sign(claims, NOW)).split('.');
+    const payload = Buffer.from(JSON.stringify({ sub: 'someone-else', sid: 'ses1', iat: NOW / 1000, exp: (NOW + TTL) / 1000 })).toString(
+      'base64url',
+    );
+    expect(await sut.verify(`${header}.${payload}.${signature}`, NOW)).toBeNull();
+  });
+
+  it('refuses unsigned tokens ("alg": "none")', async () => {
+    const header = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ sub: 'acc1', sid: 'ses1', exp: NOW / 1000 + 600 })).toString('base64url');
+    expect(await sut.verify(`${header}.${payload}.`, NOW)).toBeNull();
+  });
+
+  it('refuses a well-signed token without the session claim', async () => {
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('acc1')
+      .setExpirationTime(NOW / 1000 + 600)
+      .sign(new TextEncoder().encode(KEY));
+    expect(await sut.verify(token, NOW)).toBeNull();
+  });
+
+  it.each(['', 'garbage', 'a.b.c', '\u0000'])('returns null for %j', async (token) => {
+    expect(await sut.verify(token, NOW)).toBeNull();
+  });
+});
