@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -44,56 +44,77 @@ export class ConfigError extends Error {
   }
 }
 
-const boolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
-const optionalText = z
-  .string()
-  .optional()
-  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+const boolean = z.enum(['true', 'false', '1', '0'], 'must be true, false, 1 or 0').transform((v) => v === 'true' || v === '1');
+const text = z.string().transform((v) => v.trim());
+// Plain decimal digits only: Number() would also take '1e3' or '0x50'.
+const integer = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+const url = (protocols: string[], hint: string) => text.refine((v) => URL.canParse(v) && protocols.includes(new URL(v).protocol), hint);
 
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: integer(0, 65535).default(3000),
+  HOST: text.default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: optionalText.refine((v) => v === undefined || /^postgres(ql)?:\/\//.test(v), 'must start with postgres://'),
+  DATA_DIR: text.default('./data'),
+  DATABASE_URL: url(['postgres:', 'postgresql:'], 'must be a postgres:// URL').optional(),
   STORAGE: z.enum(['fs', 's3']).default('fs'),
-  S3_BUCKET: optionalText,
-  S3_ENDPOINT: optionalText.refine((v) => v === undefined || URL.canParse(v), 'must be a URL'),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_ACCESS_KEY_ID: optionalText,
-  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_BUCKET: text.optional(),
+  S3_ENDPOINT: url(['http:', 'https:'], 'must be an http(s) URL').optional(),
+  S3_REGION: text.default('us-east-1'),
+  S3_ACCESS_KEY_ID: text.optional(),
+  S3_SECRET_ACCESS_KEY: text.optional(),
   S3_FORCE_PATH_STYLE: boolean.default(false),
-  APP_URL: optionalText.refine((v) => v === undefined || /^https?:\/\/[^/]+/.test(v), 'must be an http(s) origin'),
-  SMTP_URL: optionalText.refine((v) => v === undefined || /^smtps?:\/\//.test(v), 'must start with smtp:// or smtps://'),
-  MAIL_FROM: optionalText,
-  SECRET_KEY: optionalText.refine((v) => v === undefined || v.length >= 32, 'must be at least 32 characters'),
-  ENCRYPTION_KEY: optionalText.refine((v) => v === undefined || parseKey(v) !== null, 'must be 32 bytes as 64 hex digits or base64'),
+  APP_URL: url(['http:', 'https:'], 'must be an http(s) URL such as https://drive.example.com').optional(),
+  SMTP_URL: url(['smtp:', 'smtps:'], 'must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: text.optional(),
+  SECRET_KEY: text.refine((v) => v.length >= 32, 'must be at least 32 characters').optional(),
+  ENCRYPTION_KEY: text.refine((v) => parseKey(v) !== null, 'must be 32 bytes as 64 hex digits or base64').optional(),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
-  TRASH_RETENTION_DAYS: z.coerce.number().int().min(0).max(36500).default(30),
-  MAX_UPLOAD_BYTES: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
-  WEB_ROOT: optionalText,
+  TRASH_RETENTION_DAYS: integer(0, 36500).default(30),
+  MAX_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
+  WEB_ROOT: text.optional(),
 });
 
 type Env = Record<string, string | undefined>;
 
-/** Reads and validates the environment once; every invalid variable is reported together. */
-export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
-  }
-  const e = parsed.data;
+/** A variable set to nothing (`PORT=` in .env) means unset, so its default applies. */
+function withoutBlanks(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+}
+
+/** Rules between variables; checked on the raw values so they are reported alongside any other problem. */
+function crossFieldProblems(env: Env): string[] {
   const problems: string[] = [];
+  if (env.STORAGE === 's3' && !env.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE=s3');
+  if (env.SMTP_URL && !env.MAIL_FROM) problems.push('MAIL_FROM: required when SMTP_URL is set');
+  if (env.DATABASE_URL && !env.SECRET_KEY) problems.push('SECRET_KEY: required when DATABASE_URL is set (servers share it)');
+  if (env.DATABASE_URL && !env.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY: required when DATABASE_URL is set (servers share it)');
+  return problems;
+}
+
+/** Reads and validates the environment once; every invalid variable is reported together. */
+export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Config {
+  const env = withoutBlanks(rawEnv);
+  const parsed = envSchema.safeParse(env);
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)),
+    ...crossFieldProblems(env),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const e = parsed.data;
   const dataDir = path.resolve(cwd, e.DATA_DIR);
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
 
-  if (e.STORAGE === 's3' && !e.S3_BUCKET) problems.push('S3_BUCKET: required when STORAGE=s3');
-  if (e.SMTP_URL && !e.MAIL_FROM) problems.push('MAIL_FROM: required when SMTP_URL is set');
-  if (e.DATABASE_URL && !e.SECRET_KEY) problems.push('SECRET_KEY: required when DATABASE_URL is set (servers share it)');
-  if (e.DATABASE_URL && !e.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY: required when DATABASE_URL is set (servers share it)');
-  if (problems.length > 0) throw new ConfigError(problems);
-
-  mkdirSync(dataDir, { recursive: true });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    throw new ConfigError([`DATA_DIR: cannot create ${dataDir} (${(err as NodeJS.ErrnoException).code ?? String(err)})`]);
+  }
   const secrets =
     e.SECRET_KEY && e.ENCRYPTION_KEY
       ? { secretKey: e.SECRET_KEY, encryptionKey: parseKey(e.ENCRYPTION_KEY) as Buffer }
@@ -132,22 +153,52 @@ export function parseKey(value: string): Buffer | null {
   return key.length === 32 ? key : null;
 }
 
-/** Single-machine installs get their secrets generated once and kept beside the data. */
+interface StoredSecrets {
+  secretKey: string;
+  encryptionKey: string;
+}
+
+/**
+ * Single-machine installs get their secrets generated once and kept beside the data. The complete
+ * file is linked into place, which fails if one exists, so two processes starting together on an
+ * empty DATA_DIR agree on one set and neither reads a half-written file.
+ */
 function generatedSecrets(dataDir: string, secretKey?: string, encryptionKey?: string): Config['secrets'] {
   const file = path.join(dataDir, 'secrets.json');
-  let stored: { secretKey?: string; encryptionKey?: string } = {};
-  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as typeof stored;
-  const next = {
-    secretKey: stored.secretKey ?? randomBytes(48).toString('base64url'),
-    encryptionKey: stored.encryptionKey ?? randomBytes(32).toString('base64'),
-  };
-  if (next.secretKey !== stored.secretKey || next.encryptionKey !== stored.encryptionKey) {
-    writeFileSync(file, JSON.stringify(next, null, 2), { mode: 0o600 });
+  if (!existsSync(file)) {
+    const fresh: StoredSecrets = { secretKey: randomBytes(48).toString('base64url'), encryptionKey: randomBytes(32).toString('base64') };
+    const draft = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      writeFileSync(draft, JSON.stringify(fresh, null, 2), { mode: 0o600, flag: 'wx' });
+      linkSync(draft, file);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new ConfigError([`DATA_DIR: cannot write ${file} (${String(err)})`]);
+    } finally {
+      rmSync(draft, { force: true });
+    }
   }
+  const stored = readStoredSecrets(file);
   return {
-    secretKey: secretKey ?? next.secretKey,
-    encryptionKey: parseKey(encryptionKey ?? next.encryptionKey) as Buffer,
+    secretKey: secretKey ?? stored.secretKey,
+    encryptionKey: parseKey(encryptionKey ?? stored.encryptionKey) as Buffer,
   };
+}
+
+function readStoredSecrets(file: string): StoredSecrets {
+  let stored: Partial<StoredSecrets> | null = null;
+  try {
+    stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoredSecrets>;
+  } catch {
+    // Reported below.
+  }
+  const valid =
+    typeof stored?.secretKey === 'string' &&
+    stored.secretKey.length >= 32 &&
+    typeof stored.encryptionKey === 'string' &&
+    parseKey(stored.encryptionKey) !== null;
+  // Never replace a damaged file: its encryption key may be the only way to read stored files.
+  if (!valid) throw new ConfigError([`DATA_DIR: ${file} is damaged; restore it from a backup or set SECRET_KEY and ENCRYPTION_KEY`]);
+  return stored as StoredSecrets;
 }
 
 function defaultWebRoot(): string {
