@@ -1,6 +1,6 @@
 import { TIMINGS, type ErrorCode } from '@nimbus/common';
 import axios, { type InternalAxiosRequestConfig } from 'axios';
-import { toApiError } from './api-error';
+import { statusOf, toApiError } from './api-error';
 import { getBrowserId } from './browser-id';
 import { createSerializedRefresher } from './token-refresh';
 
@@ -24,9 +24,22 @@ http.interceptors.request.use((config) => {
   return config;
 });
 
+const expiryListeners = new Set<() => void>();
+
+/** Calls `listener` whenever the server refuses to refresh the session (it ended or expired). */
+export function onSessionExpired(listener: () => void): () => void {
+  expiryListeners.add(listener);
+  return () => expiryListeners.delete(listener);
+}
+
 /** Rotates the session cookies; one refresh at a time per browser. */
 export const refreshSession = createSerializedRefresher(async () => {
-  await http.post(GET_TOKEN_PATH);
+  try {
+    await http.post(GET_TOKEN_PATH);
+  } catch (err) {
+    if (statusOf(err) === 401) expiryListeners.forEach((listener) => listener());
+    throw err;
+  }
 });
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

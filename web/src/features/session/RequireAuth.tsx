@@ -1,9 +1,10 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useAppSelector } from '../../state/hooks';
-import { wasSignedOutOnPurpose } from './useSession';
 
+/** Location state of /: where a protected page sent the visitor from, or that they just logged out. */
 export interface RedirectState {
   from?: string;
+  loggedOut?: boolean;
 }
 
 /** Protected routes: signed-out visitors go to / and come back here after signing in. */
@@ -12,10 +13,13 @@ export function RequireAuth() {
   const location = useLocation();
   if (!loggedIn) {
     const from = `${location.pathname}${location.search}${location.hash}`;
-    const state: RedirectState | null = wasSignedOutOnPurpose() ? null : { from };
-    return <Navigate to="/" replace state={state} />;
+    return <Navigate to="/" replace state={{ from } satisfies RedirectState} />;
   }
   return <Outlet />;
+}
+
+export function useJustLoggedOut(): boolean {
+  return (useLocation().state as RedirectState | null)?.loggedOut === true;
 }
 
 /** The protected location a visitor was sent away from, if any. */

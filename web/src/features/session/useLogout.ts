@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
 import { userApi } from '../../api/user.api';
 import { progressToast } from '../notifications/progress-toast';
-import { useSignOutLocally } from './useSession';
+import type { RedirectState } from './RequireAuth';
 
 const TEXT = {
   one: { pending: ACCOUNT_MESSAGES.loggingOut, done: ACCOUNT_MESSAGES.loggedOut, failed: ACCOUNT_MESSAGES.errorLoggingOut },
@@ -17,7 +17,6 @@ interface LogoutOptions {
 
 /** Logs out this session (or every session) with its toasts, then goes to /. */
 export function useLogout(): (scope: 'one' | 'all', options?: LogoutOptions) => Promise<void> {
-  const signOut = useSignOutLocally();
   const navigate = useNavigate();
   return useCallback(
     async (scope, options = {}) => {
@@ -30,9 +29,10 @@ export function useLogout(): (scope: 'one' | 'all', options?: LogoutOptions) => 
         toast.error(text.failed);
         if (!options.evenIfFailed) return;
       }
-      signOut();
-      void navigate('/', { replace: true });
+      // The authentication screen finishes the logout once it shows, so the protected page being
+      // left never sees a signed-out user (and never asks to be returned to).
+      void navigate('/', { replace: true, state: { loggedOut: true } satisfies RedirectState });
     },
-    [navigate, signOut],
+    [navigate],
   );
 }

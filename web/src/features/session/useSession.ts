@@ -6,19 +6,11 @@ import { resetMultiSelect, resetSelected } from '../../state/selection.slice';
 import { resetUser, setUser } from '../../state/user.slice';
 import { forgetLogin, rememberLogin } from './login-flags';
 
-let signedOutOnPurpose = false;
-
-/** True after an explicit logout in this tab: protected pages then send to / without remembering themselves. */
-export function wasSignedOutOnPurpose(): boolean {
-  return signedOutOnPurpose;
-}
-
 /** Marks this tab signed in (after login, account creation or a restored session). */
 export function useSignIn(): (user: UserDto) => void {
   const dispatch = useAppDispatch();
   return useCallback(
     (user: UserDto) => {
-      signedOutOnPurpose = false;
       rememberLogin(user._id);
       dispatch(setUser(user));
     },
@@ -31,7 +23,6 @@ export function useSignOutLocally(): () => void {
   const dispatch = useAppDispatch();
   const queryClient = useQueryClient();
   return useCallback(() => {
-    signedOutOnPurpose = true;
     forgetLogin();
     dispatch(resetUser());
     dispatch(resetSelected());

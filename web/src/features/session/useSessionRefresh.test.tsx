@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { Provider } from 'react-redux';
@@ -13,7 +14,12 @@ const TWENTY_MINUTES = 20 * 60_000;
 function renderRefresh(loggedIn: boolean) {
   const store = createAppStore();
   if (loggedIn) store.dispatch(setUser(testUser));
-  const wrapper = ({ children }: { children: ReactNode }) => <Provider store={store}>{children}</Provider>;
+  const queryClient = new QueryClient();
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <Provider store={store}>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </Provider>
+  );
   renderHook(() => useSessionRefresh(), { wrapper });
   return store;
 }
@@ -56,5 +62,21 @@ describe('useSessionRefresh', () => {
     await act(async () => setVisibility('visible'));
     await act(() => vi.advanceTimersByTimeAsync(TWENTY_MINUTES));
     expect(requestsTo('POST', '/user-service/get-token')).toHaveLength(0);
+  });
+});
+
+describe('an ended session', () => {
+  it('signs the tab out when the server refuses to refresh', async () => {
+    onRequest('POST', '/user-service/get-token', { status: 401, data: { error: 'x', code: 'INVALID_TOKEN', requestId: 't' } });
+    const store = renderRefresh(true);
+    await act(async () => setVisibility('visible'));
+    expect(store.getState().user.loggedIn).toBe(false);
+  });
+
+  it('keeps the session through other refresh failures', async () => {
+    onRequest('POST', '/user-service/get-token', { status: 503, data: { error: 'x', code: 'UNAVAILABLE', requestId: 't' } });
+    const store = renderRefresh(true);
+    await act(async () => setVisibility('visible'));
+    expect(store.getState().user.loggedIn).toBe(true);
   });
 });

@@ -1,13 +1,27 @@
 import { TIMINGS } from '@nimbus/common';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { refreshSession } from '../../api/client';
+import { onSessionExpired, refreshSession } from '../../api/client';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
-import { setLastRefreshed } from '../../state/user.slice';
+import { resetUser, setLastRefreshed } from '../../state/user.slice';
 
-/** While signed in: rotates the session every 20 minutes and whenever the tab becomes visible. */
+/**
+ * While signed in: rotates the session every 20 minutes and whenever the tab becomes visible.
+ * When the server refuses a refresh the session is over: the tab signs out, and the protected page
+ * sends the user to / (which says "Login Expired") remembering where they were.
+ */
 export function useSessionRefresh(): void {
   const loggedIn = useAppSelector((state) => state.user.loggedIn);
   const dispatch = useAppDispatch();
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    if (!loggedIn) return;
+    return onSessionExpired(() => {
+      dispatch(resetUser());
+      queryClient.clear();
+    });
+  }, [loggedIn, dispatch, queryClient]);
 
   useEffect(() => {
     if (!loggedIn) return;

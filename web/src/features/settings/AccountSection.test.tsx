@@ -59,7 +59,8 @@ describe('settings: account', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Yes, logout' }));
     await screen.findByRole('heading', { name: 'Login to your account' });
     expect(router.state.location.pathname).toBe('/');
-    expect(router.state.location.state).toBeNull();
+    expect(router.state.location.state).toEqual({ loggedOut: true });
+    expect(requestsTo('GET', '/user-service/user')).toHaveLength(0);
     expect(await screen.findByText('Logged out')).toBeTruthy();
     expect(localStorage.getItem(STORAGE_KEYS.hasPreviouslyLoggedIn)).toBeNull();
     expect(store.getState().user.loggedIn).toBe(false);
@@ -169,5 +170,21 @@ describe('settings: change password', () => {
     expect(await screen.findByText('Password Changed')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(requestsTo('PATCH', '/user-service/change-password')[0]?.body).toEqual({ oldPassword: 'oldpass', newPassword: 'newpass1' });
+  });
+});
+
+describe('settings: a session that ended elsewhere', () => {
+  it('goes to / with "Login Expired" and returns to settings after login', async () => {
+    onRequest('GET', '/user-service/user-detailed', { status: 401, data: errorBody('UNAUTHENTICATED') }, detailed(true));
+    onRequest('POST', '/user-service/login', { status: 200, data: { user: testUser } });
+    const { router } = renderApp('/settings', { user: testUser });
+    const message = await within(await screen.findByRole('form')).findByRole('alert');
+    expect(message.textContent).toBe('Login Expired');
+    expect(router.state.location.pathname).toBe('/');
+    fill('Email address', testUser.email);
+    fill('Password', 'secret1');
+    fireEvent.click(screen.getByRole('button', { name: 'Login' }));
+    await screen.findByText(testUser.email);
+    expect(router.state.location.pathname).toBe('/settings');
   });
 });
