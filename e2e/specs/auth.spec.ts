@@ -128,10 +128,36 @@ describe('authentication screen', () => {
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.waitForURL('**/settings');
+    await page.getByRole('link', { name: 'HOME', exact: true }).waitFor();
     expect(await page.getByRole('button', { name: 'Open menu' }).count()).toBe(0);
     await page.goto('/home');
     await page.getByRole('button', { name: 'Open menu' }).click();
     await screenshot(page, 'drawer');
+    await context.close();
+  });
+});
+
+describe('serving the app', () => {
+  it('the sign-in page loads only its own code; assets are immutable and pages are not cached', async () => {
+    const { context, page } = await newSession(browser, server.baseUrl);
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Login to your account' }).waitFor();
+    expect(scripts.length).toBeGreaterThan(1);
+    expect(scripts.filter((script) => /settings|main-layout|Header|home|media|trash/.test(script))).toEqual([]);
+
+    const asset = await fetch(`${server.baseUrl}${scripts[0]}`);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const deepLink = await fetch(`${server.baseUrl}/search-trash/old%20things`);
+    expect(deepLink.status).toBe(200);
+    expect(deepLink.headers.get('cache-control')).toBe('no-cache');
+    expect(await deepLink.text()).toContain('<div id="root"></div>');
+    const unknownApi = await fetch(`${server.baseUrl}/file-service/no-such-call`);
+    expect(unknownApi.status).toBe(404);
+    expect(await unknownApi.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type BrowserServer } from 'playwright-core';
 import type { TestProject } from 'vitest/node';
@@ -27,10 +27,24 @@ function build(command: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
 }
 
-/** Builds what is missing, then starts one Chromium that every test file connects to. */
+function newestChange(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(target).reduce((newest, entry) => Math.max(newest, newestChange(path.join(target, entry))), stat.mtimeMs);
+}
+
+function isWebBuildStale(): boolean {
+  const built = path.join(webRoot, 'index.html');
+  if (!existsSync(built)) return true;
+  const sources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'common/src'].map((p) => newestChange(path.join(repoRoot, p)));
+  return statSync(built).mtimeMs < Math.max(...sources);
+}
+
+/** Builds what is missing or stale, then starts one Chromium that every test file connects to. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   if (!existsSync(serverMain)) build('npx', ['tsc', '-b', 'common', 'server']);
-  if (!existsSync(path.join(webRoot, 'index.html'))) build('npm', ['run', 'build', '-w', 'web']);
+  if (isWebBuildStale()) build('npm', ['run', 'build', '-w', 'web']);
   if (!existsSync(chromiumPath)) throw new Error(`Chromium is missing at ${chromiumPath} (apt-get install chromium)`);
 
   const browser: BrowserServer = await chromium.launchServer({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
