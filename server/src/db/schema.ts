@@ -105,6 +105,30 @@ export interface JobTable {
   createdAt: number;
 }
 
+export type SearchItemType = 'file' | 'folder';
+/** What AI search filters on: photos and videos as stored, plus documents (also scanned images). */
+export type SearchKind = 'photo' | 'video' | 'document' | 'audio' | 'other';
+
+/** AI search's view of one file or folder (see migration 0010). */
+export interface SearchEntryTable {
+  itemId: string;
+  itemType: SearchItemType;
+  ownerId: string;
+  kind: SearchKind | null;
+  /** When the content was made (EXIF, video or document metadata), else the upload time. */
+  contentDate: number | null;
+  /** "City, Region, Country" from GPS. */
+  place: string | null;
+  content: string;
+  body: string;
+  analysisVersion: number;
+  sourceUpdatedAt: number;
+  modelId: string | null;
+  /** int8 components, see search/embed/quantize.ts. */
+  embedding: Buffer | null;
+  indexedAt: number;
+}
+
 export interface Database {
   account: AccountTable;
   session: SessionTable;
@@ -113,4 +137,5 @@ export interface Database {
   folder: FolderTable;
   file: FileTable;
   job: JobTable;
+  searchEntry: SearchEntryTable;
 }

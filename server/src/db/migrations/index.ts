@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as accountsAndSessions from './2026_11_21_0001_accounts_and_sessions.js';
 import * as filesAndFolders from './2026_11_21_0002_files_and_folders.js';
 import * as jobs from './2026_11_21_0003_jobs.js';
+import * as searchEntry from './2026_11_21_0010_search_entry.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_accounts_and_sessions': accountsAndSessions,
   '2026_11_21_0002_files_and_folders': filesAndFolders,
   '2026_11_21_0003_jobs': jobs,
+  '2026_11_21_0010_search_entry': searchEntry,
 };
