@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { validDate, type Analysis } from './analysis.js';
+import { placeOf } from './places.js';
+
+const run = promisify(execFile);
+
+interface Probe {
+  format?: { duration?: string; tags?: Record<string, string> };
+  streams?: { codec_type?: string; width?: number; height?: number; tags?: Record<string, string> }[];
+}
+
+/** ISO 6709 as phones write it: "+48.8584+002.2945/" (optionally with altitude). */
+function parseIso6709(value: string | undefined): [number, number] | null {
+  const m = value?.match(/^([+-]\d+(?:\.\d+)?)([+-]\d+(?:\.\d+)?)/);
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/** Metadata of a video file through ffprobe; without ffprobe, just the kind. */
+export async function analyzeVideo(path: string): Promise<Analysis> {
+  let probe: Probe;
+  try {
+    const { stdout } = await run('ffprobe', ['-v', 'quiet', '-print_format', 'json', '-show_format', '-show_streams', path], {
+      timeout: 60_000,
+    });
+    probe = JSON.parse(stdout) as Probe;
+  } catch {
+    return { kind: 'video', text: '', contentDate: null, place: null };
+  }
+  const tags = Object.fromEntries(
+    [...(probe.streams ?? []).map((s) => s.tags ?? {}), probe.format?.tags ?? {}]
+      .flatMap((t) => Object.entries(t))
+      .map(([k, v]) => [k.toLowerCase(), v]),
+  );
+  const gps = parseIso6709(tags['location'] ?? tags['com.apple.quicktime.location.iso6709'] ?? tags['location-eng']);
+  const described = [
+    'title',
+    'comment',
+    'description',
+    'keywords',
+    'artist',
+    'album',
+    'com.apple.quicktime.make',
+    'com.apple.quicktime.model',
+  ]
+    .map((k) => tags[k])
+    .filter(Boolean);
+  const seconds = Number(probe.format?.duration ?? 0);
+  const length = seconds > 0 ? (seconds < 90 ? 'short clip' : seconds > 1200 ? 'long video' : '') : '';
+  return {
+    kind: probe.streams?.some((s) => s.codec_type === 'video') ? 'video' : 'audio',
+    text: [...described, length].join(' ').trim(),
+    contentDate: validDate(tags['creation_time'] ?? tags['com.apple.quicktime.creationdate'] ?? tags['date']),
+    place: gps ? placeOf(gps[0], gps[1]) : null,
+  };
+}
