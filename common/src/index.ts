@@ -6,3 +6,4 @@ export * from './storage-keys.js';
 export * from './messages.js';
 export * from './api/files.js';
 export * from './api/folders.js';
+export * from './api/search.js';

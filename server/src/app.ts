@@ -34,6 +34,8 @@ import { AccessTokenSigner } from './security/access-token.js';
 import { AccountService } from './services/account.service.js';
 import { systemClock, type Clock } from './services/clock.js';
 import { SessionService } from './services/session.service.js';
+import { searchRoutes } from './http/routes/search/search.routes.js';
+import { createSearch, watchDrive } from './search/search-module.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -77,6 +79,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const store = createEncryptedStore(deps.blobStore ?? createBlobStore(config.storage), config.secrets.encryptionKey);
   app.addHook('onClose', async () => {
     await background.stop();
+    await search.close();
     mailer?.close();
     await store.close();
     await database.close();
@@ -108,6 +111,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const moves = new MoveService(uow, folders, trash, clock);
   const uploads = new UploadService(uow, folders, store, clock, config.maxUploadBytes);
 
+  // Configs built in code before AI search existed (older test helpers) get the defaults.
+  const search = createSearch(config.search ?? { enabled: true, embeddings: null }, {
+    db: database.db,
+    dialect: database.dialect,
+    store,
+    queue,
+    clock,
+    log: app.log,
+  });
+  watchDrive(search.requests, { uploads, files, folders });
+
   const worker = new JobWorker(
     database.db,
     database.dialect,
@@ -118,9 +132,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       [JOB.trashPurge]: async () => {
         await trash.purgeExpired(config.trashRetentionDays);
       },
+      ...search.handlers,
     },
     clock,
     app.log,
+    { cpuHeavy: search.cpuHeavy },
   );
   let timer: NodeJS.Timeout | null = null;
   const background: Background = {
@@ -137,9 +153,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       if (timer) clearInterval(timer);
       await worker.stop();
     },
-    drainJobs: () => worker.drain(),
+    async drainJobs() {
+      await search.requests.settled();
+      return worker.drain();
+    },
     async schedule() {
       await queue.enqueue(JOB.trashPurge, {}, { dedupeKey: JOB.trashPurge });
+      await search.schedule();
       worker.notify();
     },
   };
@@ -155,6 +175,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   fileRoutes(app, { files, trash, moves, store, requireAuth });
   folderRoutes(app, { folders, trash, requireAuth });
   uploadRoutes(app, { uploads, maxUploadBytes: config.maxUploadBytes, requireAuth });
+  searchRoutes(app, { search: search.service, requireAuth });
   await registerWebApp(app, config.webRoot);
 
   return app;

@@ -22,6 +22,13 @@ export interface MailConfig {
   from: string;
 }
 
+export interface SearchConfig {
+  /** SEMANTIC_SEARCH=off: no indexing, and AI search answers nothing. */
+  enabled: boolean;
+  /** An OpenAI-compatible embeddings endpoint; null uses the bundled local model. */
+  embeddings: { url: string; model: string; apiKey?: string } | null;
+}
+
 export interface Config {
   http: { port: number; host: string; appUrl: string; secureCookies: boolean };
   logLevel: string;
@@ -33,6 +40,7 @@ export interface Config {
   signupOpen: boolean;
   trashRetentionDays: number;
   maxUploadBytes: number | null;
+  search: SearchConfig;
   /** Built web app to serve, or null when there is none (API only). */
   webRoot: string | null;
 }
@@ -78,6 +86,10 @@ const envSchema = z.object({
   TRASH_RETENTION_DAYS: integer(0, 36500).default(30),
   MAX_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
   WEB_ROOT: text.optional(),
+  SEMANTIC_SEARCH: z.enum(['on', 'off'], 'must be on or off').default('on'),
+  EMBEDDINGS_URL: url(['http:', 'https:'], 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
+  EMBEDDINGS_MODEL: text.optional(),
+  EMBEDDINGS_API_KEY: text.optional(),
 });
 
 type Env = Record<string, string | undefined>;
@@ -94,6 +106,7 @@ function crossFieldProblems(env: Env): string[] {
   if (env.SMTP_URL && !env.MAIL_FROM) problems.push('MAIL_FROM: required when SMTP_URL is set');
   if (env.DATABASE_URL && !env.SECRET_KEY) problems.push('SECRET_KEY: required when DATABASE_URL is set (servers share it)');
   if (env.DATABASE_URL && !env.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY: required when DATABASE_URL is set (servers share it)');
+  if (env.EMBEDDINGS_URL && !env.EMBEDDINGS_MODEL) problems.push('EMBEDDINGS_MODEL: required when EMBEDDINGS_URL is set');
   return problems;
 }
 
@@ -144,6 +157,13 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
     signupOpen: e.SIGNUP === 'open',
     trashRetentionDays: e.TRASH_RETENTION_DAYS,
     maxUploadBytes: e.MAX_UPLOAD_BYTES ?? null,
+    search: {
+      enabled: e.SEMANTIC_SEARCH === 'on',
+      embeddings:
+        e.EMBEDDINGS_URL && e.EMBEDDINGS_MODEL
+          ? { url: e.EMBEDDINGS_URL, model: e.EMBEDDINGS_MODEL, ...(e.EMBEDDINGS_API_KEY ? { apiKey: e.EMBEDDINGS_API_KEY } : {}) }
+          : null,
+    },
     webRoot: webRoot && existsSync(path.join(webRoot, 'index.html')) ? webRoot : null,
   } satisfies Config);
 }

@@ -2,6 +2,9 @@
 export const JOB = {
   blobDelete: 'blob.delete',
   trashPurge: 'trash.purge',
+  searchIndexFile: 'search.index-file',
+  searchIndexFolder: 'search.index-folder',
+  searchBackfill: 'search.backfill',
 } as const;
 
 export type JobName = (typeof JOB)[keyof typeof JOB];
@@ -9,4 +12,7 @@ export type JobName = (typeof JOB)[keyof typeof JOB];
 export interface JobPayloads {
   'blob.delete': { keys: string[] };
   'trash.purge': Record<string, never>;
+  'search.index-file': { fileId: string };
+  'search.index-folder': { folderId: string; cascade: boolean };
+  'search.backfill': { round?: number };
 }

@@ -17,9 +17,11 @@ export interface WorkerOptions {
   concurrency: number;
   pollMs: number;
   leaseMs: number;
+  /** Jobs that keep a core busy (parsing, OCR, embeddings) and how many of them may run at once. */
+  cpuHeavy: { names: readonly JobName[]; slots: number };
 }
 
-const DEFAULTS: WorkerOptions = { concurrency: 2, pollMs: 1000, leaseMs: 10 * 60_000 };
+const DEFAULTS: WorkerOptions = { concurrency: 2, pollMs: 1000, leaseMs: 10 * 60_000, cpuHeavy: { names: [], slots: 1 } };
 
 /** Retry delay after the nth failed attempt: 5 s doubling, at most an hour. */
 export function backoffMs(attempt: number): number {
@@ -37,6 +39,7 @@ export class JobWorker {
   private running = false;
   private loops: Promise<void>[] = [];
   private wake: (() => void) | null = null;
+  private heavyRunning = 0;
 
   constructor(
     db: Db,
@@ -98,7 +101,18 @@ export class JobWorker {
 
   private async runOne(): Promise<boolean> {
     const now = this.clock.now();
-    const job = await this.repo.claimNext(Object.keys(this.handlers), this.id, now, now + this.options.leaseMs);
+    const heavy = this.options.cpuHeavy.names as readonly string[];
+    // A CPU slot is reserved before claiming (loops interleave at the await); with every slot
+    // taken, the loop still runs light jobs (deletes, schedules) meanwhile.
+    const reserved = this.heavyRunning < this.options.cpuHeavy.slots;
+    if (reserved) this.heavyRunning++;
+    const names = Object.keys(this.handlers).filter((n) => reserved || !heavy.includes(n));
+    const job = await this.repo.claimNext(names, this.id, now, now + this.options.leaseMs).catch((err: unknown) => {
+      if (reserved) this.heavyRunning--;
+      throw err;
+    });
+    const isHeavy = job !== undefined && heavy.includes(job.name);
+    if (reserved && !isHeavy) this.heavyRunning--;
     if (!job) return false;
     const handler = this.handlers[job.name as JobName] as JobHandler<JobName>;
     try {
@@ -113,6 +127,8 @@ export class JobWorker {
         this.log.warn({ err, job: job.name, jobId: job.id, attempt: job.attempts }, 'job failed; will retry');
         await this.repo.retryLater(job.id, this.id, this.clock.now() + backoffMs(job.attempts), message);
       }
+    } finally {
+      if (isHeavy) this.heavyRunning--;
     }
     return true;
   }

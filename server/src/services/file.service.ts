@@ -11,13 +11,27 @@ import { ROOT, type FolderService } from './folder.service.js';
 const MEDIA_KINDS: Record<ListFilesQuery['mediaFilter'], MediaKind[]> = { all: ['photo', 'video'], photos: ['photo'], videos: ['video'] };
 const SUGGESTIONS = 10;
 
+/** Called after a file's name or folder changed (background jobs hook in here). */
+export type FileChangedListener = (file: FileRow, previous: FileRow) => void;
+
 /** Listing, search and organizing of one owner's files. */
 export class FileService {
+  private readonly changeListeners: FileChangedListener[] = [];
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly folders: FolderService,
     private readonly clock: Clock,
   ) {}
+
+  onChanged(listener: FileChangedListener): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(file: FileRow, previous: FileRow): FileRow {
+    for (const listener of this.changeListeners) listener(file, previous);
+    return file;
+  }
 
   async get(ownerId: string, id: string): Promise<FileRow> {
     const file = await this.uow.repos.files.findOwned(ownerId, id);
@@ -79,7 +93,7 @@ export class FileService {
     const file = await this.get(ownerId, id);
     const name = sanitizeName(title);
     await this.uow.repos.files.rename(file.id, name, nameKeyOf(name), this.clock.now());
-    return this.get(ownerId, id);
+    return this.changed(await this.get(ownerId, id), file);
   }
 
   async move(ownerId: string, id: string, parentRef: string): Promise<FileRow> {
@@ -87,6 +101,6 @@ export class FileService {
     if (file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
     const folderId = await this.folders.resolveActiveParent(ownerId, parentRef);
     await this.uow.repos.files.move(file.id, folderId, this.clock.now());
-    return this.get(ownerId, id);
+    return this.changed(await this.get(ownerId, id), file);
   }
 }

@@ -7,12 +7,26 @@ import type { Clock } from './clock.js';
 
 export const ROOT = '/';
 
+/** Called after a folder was created, renamed or moved (`previous` is null for a new folder). */
+export type FolderChangedListener = (folder: FolderRow, previous: FolderRow | null) => void;
+
 /** Folders of one owner; anything another user owns is "not found". */
 export class FolderService {
+  private readonly changeListeners: FolderChangedListener[] = [];
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
+
+  onChanged(listener: FolderChangedListener): void {
+    this.changeListeners.push(listener);
+  }
+
+  private changed(folder: FolderRow, previous: FolderRow | null): FolderRow {
+    for (const listener of this.changeListeners) listener(folder, previous);
+    return folder;
+  }
 
   async get(ownerId: string, id: string): Promise<FolderRow> {
     const folder = await this.uow.repos.folders.findOwned(ownerId, id);
@@ -44,7 +58,7 @@ export class FolderService {
       trashedVia: null,
     };
     await this.uow.repos.folders.insert(row);
-    return row;
+    return this.changed(row, null);
   }
 
   async list(
@@ -79,7 +93,7 @@ export class FolderService {
     const folder = await this.get(ownerId, id);
     const name = sanitizeName(title);
     await this.uow.repos.folders.rename(folder.id, name, nameKeyOf(name), this.clock.now());
-    return this.get(ownerId, id);
+    return this.changed(await this.get(ownerId, id), folder);
   }
 
   async move(ownerId: string, id: string, parentRef: string): Promise<FolderRow> {
@@ -90,6 +104,6 @@ export class FolderService {
       throw new InvalidError('A folder cannot be moved into itself or one of its subfolders', undefined, 'INVALID_MOVE');
     }
     await this.uow.repos.folders.move(folder.id, parentId, this.clock.now());
-    return this.get(ownerId, id);
+    return this.changed(await this.get(ownerId, id), folder);
   }
 }

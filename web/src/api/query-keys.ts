@@ -3,3 +3,25 @@ export const userKeys = {
   all: ['user'] as const,
   detailed: () => [...userKeys.all, 'detailed'] as const,
 };
+
+/** File lists (home, folder, search, trash, media) and single files. Invalidate `all` after any change to files. */
+export const fileKeys = {
+  all: ['files'] as const,
+  list: (params: Record<string, unknown>) => [...fileKeys.all, 'list', params] as const,
+  quickList: () => [...fileKeys.all, 'quick-list'] as const,
+  info: (id: string) => [...fileKeys.all, 'info', id] as const,
+  suggested: (params: Record<string, unknown>) => [...fileKeys.all, 'suggested', params] as const,
+};
+
+/** Folder lists, folder info and move-dialog lists. Invalidate `all` after any change to folders. */
+export const folderKeys = {
+  all: ['folders'] as const,
+  list: (params: Record<string, unknown>) => [...folderKeys.all, 'list', params] as const,
+  info: (id: string) => [...folderKeys.all, 'info', id] as const,
+  moveList: (params: Record<string, unknown>) => [...folderKeys.all, 'move-list', params] as const,
+};
+
+/** Public (signed-out) file info for the public download page. */
+export const publicKeys = {
+  info: (id: string, token: string) => ['public', id, token] as const,
+};

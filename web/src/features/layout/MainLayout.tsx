@@ -1,4 +1,5 @@
 import { Outlet } from 'react-router';
+import { PopupHost } from '../popups/PopupHost';
 import { Header } from './Header';
 import { MobileDrawer } from './MobileDrawer';
 import { SideMenu } from './SideMenu';
@@ -17,6 +18,7 @@ export function MainLayout() {
           <Outlet />
         </main>
       </div>
+      <PopupHost />
     </div>
   );
 }

@@ -1,0 +1,112 @@
+import type { Clock } from '../services/clock.js';
+import type { EncryptedStore } from '../storage/blob-store.js';
+import type { ComputePool } from './compute/pool.js';
+import type { IndexSourceRepository, IndexedFile } from './db/index-source.repository.js';
+import type { SearchEntry, SearchRepository } from './db/search.repository.js';
+import type { FallbackEmbeddingProvider } from './embed/fallback.js';
+import { quantize } from './embed/quantize.js';
+import type { Analysis } from './extract/analysis.js';
+import { readContent } from './read-content.js';
+import { describeFile, describeFolder, type Description } from './text/describe.js';
+
+/**
+ * Version of what the analysis extracts. Raise it when extraction improves: the backfill job
+ * then re-analyses every older entry in the background.
+ */
+export const ANALYSIS_VERSION = 1;
+const FOLDER_CHILDREN = 200;
+
+/** Builds the search entries of files and folders. Idempotent: running it twice changes nothing. */
+export class SearchIndexer {
+  constructor(
+    private readonly entries: SearchRepository,
+    private readonly sources: IndexSourceRepository,
+    private readonly store: EncryptedStore,
+    private readonly pool: ComputePool,
+    private readonly embeddings: FallbackEmbeddingProvider,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Returns the file's folder (whose description includes it), or undefined when nothing was indexed. */
+  async indexFile(id: string): Promise<{ folderId: string | null } | undefined> {
+    const file = await this.sources.file(id);
+    if (!file) {
+      await this.entries.remove(id);
+      return undefined;
+    }
+    // Trashed files never show in search; a restore makes them stale for the backfill.
+    if (file.trashedAt !== null) return undefined;
+    const existing = await this.entries.find(id);
+    const analysis =
+      existing && existing.analysisVersion === ANALYSIS_VERSION && existing.kind
+        ? { kind: existing.kind, text: existing.content, contentDate: existing.contentDate, place: existing.place }
+        : await this.analyze(file);
+    const description = describeFile({ ...file, ...analysis, content: analysis.text });
+    await this.save(existing, description, {
+      itemId: file.id,
+      itemType: 'file',
+      ownerId: file.ownerId,
+      kind: analysis.kind,
+      contentDate: analysis.contentDate ?? file.uploadedAt,
+      place: analysis.place,
+      content: analysis.text,
+      sourceUpdatedAt: file.updatedAt,
+    });
+    return { folderId: file.folderId };
+  }
+
+  async indexFolder(id: string): Promise<void> {
+    const folder = await this.sources.folder(id);
+    if (!folder) {
+      await this.entries.remove(id);
+      return;
+    }
+    if (folder.trashedAt !== null) return;
+    const children = await this.sources.children(id, FOLDER_CHILDREN);
+    const description = describeFolder({ name: folder.name, parentName: folder.parentName, children });
+    await this.save(await this.entries.find(id), description, {
+      itemId: folder.id,
+      itemType: 'folder',
+      ownerId: folder.ownerId,
+      kind: null,
+      contentDate: null,
+      place: null,
+      content: '',
+      sourceUpdatedAt: folder.updatedAt,
+    });
+  }
+
+  private async analyze(file: IndexedFile): Promise<Analysis> {
+    const content = await readContent(this.store, file);
+    const base = { filename: file.filename, contentType: file.contentType };
+    if (content === null) return this.pool.run({ type: 'analyze', ...base });
+    if ('bytes' in content) return this.pool.run({ type: 'analyze', ...base, bytes: content.bytes }, [content.bytes.buffer as ArrayBuffer]);
+    try {
+      return await this.pool.run({ type: 'analyze', ...base, path: content.path });
+    } finally {
+      await content.cleanup();
+    }
+  }
+
+  /** Embeds only when the words or the preferred model changed (a link change or a re-save costs nothing). */
+  private async save(
+    existing: SearchEntry | undefined,
+    description: Description,
+    fields: Omit<SearchEntry, 'body' | 'analysisVersion' | 'modelId' | 'embedding' | 'indexedAt'>,
+  ): Promise<void> {
+    let { modelId, embedding } = existing ?? { modelId: null, embedding: null };
+    if (!existing || existing.body !== description.body || existing.modelId !== this.embeddings.preferredModelId || !embedding) {
+      const embedded = await this.embeddings.embed([description.summary], 'document');
+      modelId = embedded.modelId;
+      embedding = quantize(embedded.vectors[0] as Float32Array);
+    }
+    await this.entries.upsert({
+      ...fields,
+      body: description.body,
+      analysisVersion: ANALYSIS_VERSION,
+      modelId,
+      embedding,
+      indexedAt: this.clock.now(),
+    });
+  }
+}

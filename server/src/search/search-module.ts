@@ -1,0 +1,97 @@
+import { availableParallelism } from 'node:os';
+import type { SearchConfig } from '../config.js';
+import type { Db, Dialect } from '../db/database.js';
+import { handleIndexBackfill } from '../jobs/handlers/index-backfill.job.js';
+import { handleIndexFile } from '../jobs/handlers/index-file.job.js';
+import { handleIndexFolder } from '../jobs/handlers/index-folder.job.js';
+import type { JobName } from '../jobs/job-names.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { JobHandlers } from '../jobs/worker.js';
+import type { Clock } from '../services/clock.js';
+import type { EncryptedStore } from '../storage/blob-store.js';
+import { ComputePool } from './compute/pool.js';
+import { IndexSourceRepository } from './db/index-source.repository.js';
+import { SearchRepository } from './db/search.repository.js';
+import { FallbackEmbeddingProvider, type FallbackLogger } from './embed/fallback.js';
+import { LocalEmbeddingProvider } from './embed/local.js';
+import { RemoteEmbeddingProvider } from './embed/remote.js';
+import { IndexRequests, type IndexRequestLogger } from './index-requests.js';
+import { SearchIndexer } from './indexer.js';
+import { VectorIndex } from './rank/vector-index.js';
+import { SemanticSearchService } from './search.service.js';
+
+export type SearchJobName = 'search.index-file' | 'search.index-folder' | 'search.backfill';
+
+export interface SearchModule {
+  service: SemanticSearchService;
+  requests: IndexRequests;
+  handlers: Pick<JobHandlers, SearchJobName>;
+  /** Jobs that occupy a compute thread, and how many threads there are. */
+  cpuHeavy: { names: JobName[]; slots: number };
+  /** Enqueues the periodic backfill (idempotent across processes). */
+  schedule(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface SearchDeps {
+  db: Db;
+  dialect: Dialect;
+  store: EncryptedStore;
+  queue: JobQueue;
+  clock: Clock;
+  log: FallbackLogger & IndexRequestLogger;
+  /** Compute threads for indexing; one core is left to requests and queries. */
+  indexThreads?: number;
+}
+
+/** AI search: indexing jobs, providers and the query service, wired from the configuration. */
+export function createSearch(config: SearchConfig, deps: SearchDeps): SearchModule {
+  const slots = deps.indexThreads ?? Math.max(1, availableParallelism() - 1);
+  const indexPool = new ComputePool(slots);
+  // Queries get a thread of their own, so they never wait behind a page of OCR.
+  const queryPool = new ComputePool(1);
+  const remote = config.embeddings ? new RemoteEmbeddingProvider(config.embeddings) : null;
+  const indexLocal = new LocalEmbeddingProvider(indexPool);
+  const queryLocal = new LocalEmbeddingProvider(queryPool);
+  const forDocuments = new FallbackEmbeddingProvider(remote ?? indexLocal, indexLocal, deps.log);
+  const forQueries = new FallbackEmbeddingProvider(remote ?? queryLocal, queryLocal, deps.log);
+
+  const entries = new SearchRepository(deps.db, deps.dialect);
+  const sources = new IndexSourceRepository(deps.db);
+  const indexer = new SearchIndexer(entries, sources, deps.store, indexPool, forDocuments, deps.clock);
+  const requests = new IndexRequests(deps.queue, deps.clock, deps.log, config.enabled);
+  const service = new SemanticSearchService(entries, new VectorIndex(entries), forQueries, deps.clock, config.enabled);
+
+  return {
+    service,
+    requests,
+    handlers: {
+      'search.index-file': handleIndexFile(indexer, requests),
+      'search.index-folder': handleIndexFolder(indexer, sources, requests),
+      'search.backfill': handleIndexBackfill(sources, deps.queue, deps.clock, () => forDocuments.preferredModelId),
+    },
+    cpuHeavy: { names: ['search.index-file', 'search.index-folder'], slots },
+    async schedule() {
+      if (config.enabled) await deps.queue.enqueue('search.backfill', {}, { dedupeKey: 'search.backfill:0' });
+    },
+    async close() {
+      await Promise.all([indexPool.close(), queryPool.close()]);
+    },
+  };
+}
+
+interface Watched {
+  uploads: { onFileStored(listener: (file: { id: string }) => void): void };
+  files: { onChanged(listener: (file: { id: string; folderId: string | null }, previous: { folderId: string | null }) => void): void };
+  folders: { onChanged(listener: (folder: { id: string; name: string }, previous: { name: string } | null) => void): void };
+}
+
+/** Re-indexes after uploads, renames and moves; a folder's description follows its contents. */
+export function watchDrive(requests: IndexRequests, drive: Watched): void {
+  drive.uploads.onFileStored((file) => requests.fileChanged(file.id));
+  drive.files.onChanged((file, previous) => {
+    requests.fileChanged(file.id);
+    if (previous.folderId !== file.folderId) requests.folderChanged(previous.folderId);
+  });
+  drive.folders.onChanged((folder, previous) => requests.folderChanged(folder.id, previous !== null && previous.name !== folder.name));
+}
