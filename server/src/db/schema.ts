@@ -106,8 +106,8 @@ export interface JobTable {
 }
 
 export type SearchItemType = 'file' | 'folder';
-/** What AI search filters on: photos and videos as stored, plus documents (also scanned images). */
-export type SearchKind = 'photo' | 'video' | 'document' | 'audio' | 'other';
+/** What AI search filters on: photos and videos as stored, documents, and images of paper (scans). */
+export type SearchKind = 'photo' | 'video' | 'document' | 'scan' | 'audio' | 'other';
 
 /** AI search's view of one file or folder (see migration 0010). */
 export interface SearchEntryTable {

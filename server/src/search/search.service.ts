@@ -37,10 +37,22 @@ export class SemanticSearchService {
   async search(ownerId: string, query: string): Promise<SemanticResults> {
     if (!this.enabled) return { files: [], folders: [] };
     const parsed = parseQuery(query, this.clock.now());
-    const place = parsed.place && (await this.entries.hasPlace(ownerId, parsed.place)) ? parsed.place : null;
+    const place = (await this.placeFilter(ownerId, parsed)) ? parsed.place : null;
     const filters: SearchFilters = { kinds: parsed.kinds, dateRange: parsed.dateRange, place, anyPlace: parsed.anyPlace };
     const ranked = parsed.terms.length > 0 ? await this.retrieve(ownerId, parsed, filters) : await this.filtersOnly(ownerId, filters);
     return this.load(ownerId, ranked, parsed);
+  }
+
+  /**
+   * A place filters photos and videos ("photos in Paris") or a query that is only a place, and only
+   * if the owner has anything there; otherwise ("hotel booking in Rome") its words just rank.
+   */
+  private async placeFilter(ownerId: string, parsed: ParsedQuery): Promise<boolean> {
+    if (!parsed.place) return false;
+    const placeWords = new Set(parsed.place.split(' '));
+    const media = parsed.kinds.length > 0 && parsed.kinds.every((k) => k === 'photo' || k === 'video');
+    const onlyPlace = parsed.terms.every((t) => placeWords.has(t));
+    return (media || onlyPlace) && this.entries.hasPlace(ownerId, parsed.place);
   }
 
   private async retrieve(ownerId: string, parsed: ParsedQuery, filters: SearchFilters) {

@@ -9,7 +9,9 @@ const day = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d);
 
 function range(query: string) {
   const found = parseDate(query, NOW);
-  return found ? { from: new Date(found.range.from).toISOString().slice(0, 10), to: new Date(found.range.to).toISOString().slice(0, 10) } : null;
+  return found
+    ? { from: new Date(found.range.from).toISOString().slice(0, 10), to: new Date(found.range.to).toISOString().slice(0, 10) }
+    : null;
 }
 
 describe('dates in queries', () => {
@@ -54,7 +56,8 @@ describe('query understanding', () => {
     expect(q.dateRange).toEqual({ from: day(2026, 10, 1), to: day(2026, 11, 1) });
     expect(parseQuery('family vacation video', NOW)).toMatchObject({ terms: ['family', 'vacation'], kinds: ['video'] });
     expect(parseQuery('pictures of my cat', NOW)).toMatchObject({ terms: ['cat'], kinds: ['photo'] });
-    expect(parseQuery('scanned pdf receipts', NOW)).toMatchObject({ terms: ['receipts'], kinds: ['document'], pdfOnly: true });
+    expect(parseQuery('pdf receipts', NOW)).toMatchObject({ terms: ['receipts'], kinds: ['document', 'scan'], pdfOnly: true });
+    expect(parseQuery('scanned documents', NOW)).toMatchObject({ terms: [], kinds: ['scan'] });
   });
 
   it('recognises places', () => {

@@ -46,6 +46,7 @@ export async function recognizeText(image: sharp.Sharp): Promise<string> {
     .png({ compressionLevel: 1 })
     .toBuffer();
   const { data } = await (await ocrWorker()).recognize(png);
-  const wordLike = (data.text.match(/\b[A-Za-z][a-z]{2,}\b/g) ?? []).filter((w) => /[aeiouy]/i.test(w));
+  // Cards and forms are often all capitals; what matters is that tokens look like words.
+  const wordLike = (data.text.match(/\b[A-Za-z]{3,}\b/g) ?? []).filter((w) => /[aeiouy]/i.test(w) && /^(?:[A-Z]+|[A-Z]?[a-z]+)$/.test(w));
   return data.confidence >= MIN_CONFIDENCE && wordLike.length >= MIN_WORDS ? data.text.replace(/\s+/g, ' ').trim() : '';
 }

@@ -31,7 +31,7 @@ export async function analyzeImage(bytes: Uint8Array): Promise<Analysis> {
   }
   const described = [exif.ImageDescription, exif.Make, exif.Model].filter((v) => typeof v === 'string').join(' ');
   return {
-    kind: text ? 'document' : 'photo',
+    kind: text ? 'scan' : 'photo',
     text: capWords(`${described} ${text}`),
     contentDate: validDate(exif.DateTimeOriginal ?? exif.CreateDate),
     place,

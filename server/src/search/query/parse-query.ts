@@ -18,43 +18,27 @@ export interface ParsedQuery {
   foldersOnly: boolean;
 }
 
-const KIND_WORDS: Record<string, SearchKind> = {
-  photo: 'photo',
-  photos: 'photo',
-  picture: 'photo',
-  pictures: 'photo',
-  pic: 'photo',
-  pics: 'photo',
-  image: 'photo',
-  images: 'photo',
-  selfie: 'photo',
-  selfies: 'photo',
-  snapshot: 'photo',
-  snapshots: 'photo',
-  video: 'video',
-  videos: 'video',
-  clip: 'video',
-  clips: 'video',
-  movie: 'video',
-  movies: 'video',
-  footage: 'video',
-  film: 'video',
-  recording: 'video',
-  document: 'document',
-  documents: 'document',
-  doc: 'document',
-  docs: 'document',
-  pdf: 'document',
-  pdfs: 'document',
-  scan: 'document',
-  scans: 'document',
-  scanned: 'document',
-  paperwork: 'document',
-  file: 'other',
-  files: 'other',
+const PHOTO: SearchKind[] = ['photo'];
+const VIDEO: SearchKind[] = ['video'];
+const DOCUMENT: SearchKind[] = ['document', 'scan'];
+const SCAN: SearchKind[] = ['scan'];
+/** Words naming what kind of item is wanted; "file" names none. */
+const KIND_WORDS: Record<string, SearchKind[]> = {
+  ...Object.fromEntries(
+    ['photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'selfie', 'selfies', 'snapshot', 'snapshots'].map((w) => [
+      w,
+      PHOTO,
+    ]),
+  ),
+  ...Object.fromEntries(['video', 'videos', 'clip', 'clips', 'movie', 'movies', 'footage', 'film', 'recording'].map((w) => [w, VIDEO])),
+  ...Object.fromEntries(['document', 'documents', 'doc', 'docs', 'pdf', 'pdfs', 'paperwork'].map((w) => [w, DOCUMENT])),
+  ...Object.fromEntries(['scan', 'scans', 'scanned'].map((w) => [w, SCAN])),
+  file: [],
+  files: [],
 };
+const SCAN_WORDS = new Set(['scan', 'scans', 'scanned']);
 const FOLDER_WORDS = new Set(['folder', 'folders', 'directory', 'directories', 'album', 'albums']);
-const ANY_PLACE = /\b(?:in|at) (?:a|the|some) (?:city|town|place)\b|\b(?:abroad|travels?|trip)\b/;
+const ANY_PLACE = /\b(?:in|at) (?:a|the|some) (?:city|town|place)\b|\babroad\b/;
 const PLACE = /\b(?:in|at|near|from) ((?:(?!(?:the|a|my|last|this|past|since|and|with|of)\b)[\p{L}-]+ ?){1,3})/u;
 
 /**
@@ -74,7 +58,7 @@ export function parseQuery(raw: string, now: number): ParsedQuery {
   const anyPlace = ANY_PLACE.test(text);
   if (anyPlace) text = text.replace(ANY_PLACE, ' ');
   const placeMatch = anyPlace ? null : text.match(PLACE);
-  const placeWords = placeMatch ? words(placeMatch[1] as string).filter((w) => !(w in KIND_WORDS) && !FOLDER_WORDS.has(w)) : [];
+  const placeWords = placeMatch ? words(placeMatch[1] as string).filter((w) => !KIND_WORDS[w] && !FOLDER_WORDS.has(w)) : [];
 
   const kinds = new Set<SearchKind>();
   let pdfOnly = false;
@@ -82,13 +66,14 @@ export function parseQuery(raw: string, now: number): ParsedQuery {
   const terms: string[] = [];
   for (const word of words(text)) {
     const kind = KIND_WORDS[word];
-    if (kind === 'other') continue;
     if (kind) {
-      kinds.add(kind);
+      for (const k of kind) kinds.add(k);
       if (word.startsWith('pdf')) pdfOnly = true;
     } else if (FOLDER_WORDS.has(word)) foldersOnly = true;
     else if (!STOP_WORDS.has(word)) terms.push(word);
   }
+  // "scanned documents": the scans, not every document.
+  if (kinds.has('scan') && kinds.has('document') && words(text).some((w) => SCAN_WORDS.has(w))) kinds.delete('document');
   return {
     terms,
     kinds: [...kinds],

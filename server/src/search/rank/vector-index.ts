@@ -2,7 +2,7 @@ import type { SearchKind } from '../../db/schema.js';
 import type { SearchRepository, VectorRow } from '../db/search.repository.js';
 import { asInt8 } from '../embed/quantize.js';
 
-const KINDS: (SearchKind | null)[] = [null, 'photo', 'video', 'document', 'audio', 'other'];
+const KINDS: (SearchKind | null)[] = [null, 'photo', 'video', 'document', 'scan', 'audio', 'other'];
 const MAX_OWNERS = 8;
 
 export interface VectorFilter {

@@ -13,6 +13,7 @@ const KIND_PHRASE: Record<SearchKind, string> = {
   photo: 'a photo',
   video: 'a video',
   document: 'a document',
+  scan: 'a scanned document',
   audio: 'an audio recording',
   other: 'a file',
 };
