@@ -143,7 +143,9 @@ export class AccountService {
   private async sendWithCooldown(account: AccountRow, slot: EmailSlot, purpose: AccountTokenPurpose): Promise<void> {
     const now = this.clock.now();
     if (!(await this.accounts.claimEmailSlot(account.id, slot, now, LIMITS.emailCooldownMs))) {
-      throw new TooManyError('COOLDOWN', 'Please wait 1 minute before resending', 60);
+      // The row read for this request tells how long is left; a racing request that just took the slot leaves a full minute.
+      const waitMs = (account[slot] ?? now) + LIMITS.emailCooldownMs - now;
+      throw new TooManyError('COOLDOWN', 'Please wait 1 minute before resending', Math.max(1, Math.ceil(waitMs / 1000)));
     }
     if (!(await this.trySend(account, purpose))) {
       await this.accounts.releaseEmailSlot(account.id, slot, now);
