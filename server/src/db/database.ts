@@ -33,7 +33,7 @@ function openSqlite(file: string): SQLite.Database {
 }
 
 function openPgPool(url: string): pg.Pool {
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: url,
     max: 10,
     // Epoch-millisecond columns are bigint; they fit a JS number exactly.
@@ -42,4 +42,10 @@ function openPgPool(url: string): pg.Pool {
         oid === PG_INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // An idle connection the server drops (restart, failover, admin command) must not crash the
+  // process: the pool discards it and the next query opens a fresh one.
+  pool.on('error', (err) => {
+    process.emitWarning(`PostgreSQL dropped an idle connection: ${err.message}`);
+  });
+  return pool;
 }
