@@ -19,16 +19,18 @@ export class TestBrowser {
     method: InjectOptions['method'],
     url: string,
     body?: unknown,
-    headers: Record<string, string> = {},
+    headers: Record<string, string | undefined> = {},
   ): Promise<LightMyRequestResponse> {
     const cookie = [...this.cookies]
       .filter(([, c]) => url.startsWith(c.path))
       .map(([name, c]) => `${name}=${c.value}`)
       .join('; ');
+    // A header given as undefined is left out, e.g. `{ uuid: undefined }` for a request without a browser id.
+    const merged: Record<string, string | undefined> = { uuid: this.browserId, ...(cookie ? { cookie } : {}), ...headers };
     const response = await this.app.inject({
       method,
       url,
-      headers: { uuid: this.browserId, ...(cookie ? { cookie } : {}), ...headers },
+      headers: Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined)),
       ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
     });
     for (const c of response.cookies as { name: string; value: string; path?: string; maxAge?: number; expires?: Date }[]) {
