@@ -36,6 +36,8 @@ import { systemClock, type Clock } from './services/clock.js';
 import { SessionService } from './services/session.service.js';
 import { searchRoutes } from './http/routes/search/search.routes.js';
 import { createSearch, watchDrive } from './search/search-module.js';
+import { sharingRoutes } from './http/routes/sharing/sharing.routes.js';
+import { ShareService } from './services/share.service.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -110,6 +112,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const trash = new TrashService(uow, queue, clock);
   const moves = new MoveService(uow, folders, trash, clock);
   const uploads = new UploadService(uow, folders, store, clock, config.maxUploadBytes);
+  const shares = new ShareService(uow, files, clock);
 
   // Configs built in code before AI search existed (older test helpers) get the defaults.
   const search = createSearch(config.search ?? { enabled: true, embeddings: null }, {
@@ -175,6 +178,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   fileRoutes(app, { files, trash, moves, store, requireAuth });
   folderRoutes(app, { folders, trash, requireAuth });
   uploadRoutes(app, { uploads, maxUploadBytes: config.maxUploadBytes, requireAuth });
+  sharingRoutes(app, { shares, store, requireAuth });
   searchRoutes(app, { search: search.service, requireAuth });
   await registerWebApp(app, config.webRoot);
 

@@ -84,3 +84,14 @@ export const itemRef = z.object({ type: z.enum(['file', 'folder', 'quick-item'])
 export const itemsBody = z.object({ items: z.array(itemRef).min(1).max(1000), parentID: parentRef.optional() });
 export const moveItemsBody = z.object({ items: z.array(itemRef).min(1).max(1000), parentID: parentRef });
 export type ItemRef = z.infer<typeof itemRef>;
+
+/** What anyone holding a share link sees: the public download page, nothing more. */
+export interface PublicFileDto {
+  _id: string;
+  filename: string;
+  length: number;
+  uploadDate: string;
+  metadata: { linkType: LinkType; size: number };
+}
+
+export const shareLinkParams = z.object({ id, token: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, 'Invalid link') });

@@ -95,4 +95,20 @@ export class FileRepository {
   async setLink(id: string, linkType: LinkType | null, linkToken: string | null, now: number): Promise<void> {
     await this.db.updateTable('file').set({ linkType, linkToken, updatedAt: now }).where('id', '=', id).execute();
   }
+
+  /**
+   * Makes a one-time link private and answers the row, in one conditional statement: of any
+   * number of concurrent callers (in any process) exactly one gets the row, the others undefined.
+   */
+  consumeOneTimeLink(id: string, linkToken: string, now: number): Promise<FileRow | undefined> {
+    return this.db
+      .updateTable('file')
+      .set({ linkType: null, linkToken: null, updatedAt: now })
+      .where('id', '=', id)
+      .where('linkType', '=', 'one')
+      .where('linkToken', '=', linkToken)
+      .where('trashedAt', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  }
 }

@@ -1,0 +1,58 @@
+import { shareLinkParams, type FileDto, type PublicFileDto } from '@nimbus/common';
+import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import type { ShareService } from '../../../services/share.service.js';
+import type { EncryptedStore } from '../../../storage/blob-store.js';
+import { authOf } from '../../plugins/auth.js';
+import { sendStoredFile } from '../../send-stored-file.js';
+import { parseInput } from '../../validation.js';
+import { presentFile } from '../files/files.presenter.js';
+import { presentPublicFile } from './sharing.presenter.js';
+
+export interface SharingRoutesDeps {
+  shares: ShareService;
+  store: EncryptedStore;
+  requireAuth: preHandlerAsyncHookHandler;
+}
+
+const idParams = z.object({ id: z.string().min(1).max(64) });
+
+export function sharingRoutes(app: FastifyInstance, deps: SharingRoutesDeps): void {
+  const { shares, store } = deps;
+  const auth = { preHandler: deps.requireAuth };
+
+  app.patch('/file-service/make-public/:id', auth, async (request): Promise<FileDto> => {
+    return presentFile(await shares.makePublic(authOf(request).accountId, parseInput(idParams, request.params).id));
+  });
+
+  app.patch('/file-service/make-one/:id', auth, async (request): Promise<FileDto> => {
+    return presentFile(await shares.makeOneTime(authOf(request).accountId, parseInput(idParams, request.params).id));
+  });
+
+  app.patch('/file-service/remove-link/:id', auth, async (request): Promise<FileDto> => {
+    return presentFile(await shares.removeLink(authOf(request).accountId, parseInput(idParams, request.params).id));
+  });
+
+  app.get('/file-service/public/info/:id/:token', async (request, reply): Promise<PublicFileDto> => {
+    const { id, token } = parseInput(shareLinkParams, request.params);
+    void reply.header('cache-control', 'no-store');
+    return presentPublicFile(await shares.publicInfo(id, token));
+  });
+
+  app.get('/file-service/public/download/:id/:token', async (request, reply) => {
+    const { id, token } = parseInput(shareLinkParams, request.params);
+    const { file, isOneTime } = await shares.openDownload(id, token, request.method !== 'HEAD');
+    if (isOneTime) {
+      // The link is spent by now: a 304 or a partial body would leave the caller without the file.
+      delete request.headers['if-none-match'];
+      delete request.headers['if-modified-since'];
+    }
+    return sendStoredFile(
+      request,
+      reply,
+      { ...file, modifiedAt: file.uploadedAt },
+      (range) => store.read(file.storageKey, file.wrappedKey, file.size, range),
+      { disposition: 'attachment', allowRanges: !isOneTime, cacheControl: isOneTime ? 'no-store' : 'private, no-cache' },
+    );
+  });
+}
