@@ -37,7 +37,9 @@ import { SessionService } from './services/session.service.js';
 import { searchRoutes } from './http/routes/search/search.routes.js';
 import { createSearch, watchDrive } from './search/search-module.js';
 import { sharingRoutes } from './http/routes/sharing/sharing.routes.js';
+import { zipRoutes } from './http/routes/zip/zip.routes.js';
 import { ShareService } from './services/share.service.js';
+import { ZipService } from './services/zip.service.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -113,6 +115,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const moves = new MoveService(uow, folders, trash, clock);
   const uploads = new UploadService(uow, folders, store, clock, config.maxUploadBytes);
   const shares = new ShareService(uow, files, clock);
+  const zips = new ZipService(uow, store);
 
   // Configs built in code before AI search existed (older test helpers) get the defaults.
   const search = createSearch(config.search ?? { enabled: true, embeddings: null }, {
@@ -179,6 +182,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   folderRoutes(app, { folders, trash, requireAuth });
   uploadRoutes(app, { uploads, maxUploadBytes: config.maxUploadBytes, requireAuth });
   sharingRoutes(app, { shares, store, requireAuth });
+  zipRoutes(app, { zips, requireAuth });
   searchRoutes(app, { search: search.service, requireAuth });
   await registerWebApp(app, config.webRoot);
 

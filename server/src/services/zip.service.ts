@@ -1,0 +1,99 @@
+import { Readable } from 'node:stream';
+import type { FileRow } from '../db/repositories/file.repository.js';
+import type { FolderRow } from '../db/repositories/folder.repository.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { InvalidError, NotFoundError } from '../domain/errors.js';
+import type { EncryptedStore } from '../storage/blob-store.js';
+import { UniqueNames } from './zip-names.js';
+import { zipStream, type ZipEntry } from './zip-writer.js';
+
+const FILE_PAGE = 1000;
+
+export interface ZipDownload {
+  filename: string;
+  stream: Readable;
+}
+
+/**
+ * Zips folders and files of one owner as a stream. Every requested id is checked before the
+ * archive exists (another owner's or a trashed item: not found). Then the tree is walked as the
+ * archive is read, one folder's listing at a time, and each file is decrypted only when the
+ * archive reaches it. Entries are stored, not deflated: most large files are already compressed
+ * media, and storing runs at the speed of decryption.
+ */
+export class ZipService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly store: EncryptedStore,
+  ) {}
+
+  async open(ownerId: string, folderIds: string[], fileIds: string[]): Promise<ZipDownload> {
+    if (folderIds.length === 0 && fileIds.length === 0) throw new InvalidError('Choose at least one file or folder');
+    const folders = await this.resolve(folderIds, (id) => this.uow.repos.folders.findOwned(ownerId, id), 'FOLDER_NOT_FOUND');
+    const files = await this.resolve(fileIds, (id) => this.uow.repos.files.findOwned(ownerId, id), 'FILE_NOT_FOUND');
+    const filename = folders.length === 1 && files.length === 0 ? `${folders[0]!.name}.zip` : 'download.zip';
+    return { filename, stream: Readable.from(zipStream(this.entries(ownerId, folders, files)), { objectMode: false }) };
+  }
+
+  private async resolve<T extends { trashedAt: number | null }>(
+    ids: string[],
+    find: (id: string) => Promise<T | undefined>,
+    code: 'FILE_NOT_FOUND' | 'FOLDER_NOT_FOUND',
+  ): Promise<T[]> {
+    const found: T[] = [];
+    for (const id of new Set(ids)) {
+      const item = await find(id);
+      if (!item || item.trashedAt !== null)
+        throw new NotFoundError(code, code === 'FILE_NOT_FOUND' ? 'File not found' : 'Folder not found');
+      found.push(item);
+    }
+    return found;
+  }
+
+  private async *entries(ownerId: string, folders: FolderRow[], files: FileRow[]): AsyncGenerator<ZipEntry> {
+    const top = new UniqueNames();
+    const roots = folders.map((folder) => ({ folder, path: `${top.claim(folder.name, true)}/` }));
+    for (const file of files) yield this.fileEntry(file, top.claim(file.filename));
+    for (const root of roots) yield* this.tree(ownerId, root);
+  }
+
+  /** Depth-first; trashed children are never listed, so nothing trashed gets in. */
+  private async *tree(ownerId: string, root: { folder: FolderRow; path: string }): AsyncGenerator<ZipEntry> {
+    const stack = [root];
+    for (let next = stack.pop(); next; next = stack.pop()) {
+      const { folder, path } = next;
+      const names = new UniqueNames();
+      const children = await this.uow.repos.folders.list({ ownerId, parentId: folder.id, trashMode: false, sort: 'alp_asc' });
+      const subfolders = children.map((child) => ({ folder: child, path: `${path}${names.claim(child.name, true)}/` }));
+      stack.push(...subfolders.reverse());
+      let count = children.length;
+      for await (const file of this.filesIn(ownerId, folder.id)) {
+        yield this.fileEntry(file, `${path}${names.claim(file.filename)}`);
+        count++;
+      }
+      // Empty folders are kept as directory entries; others are implied by their contents.
+      if (count === 0) yield { kind: 'directory', path, mtime: new Date(folder.updatedAt) };
+    }
+  }
+
+  private fileEntry(file: FileRow, path: string): ZipEntry {
+    return {
+      kind: 'file',
+      path,
+      size: file.size,
+      mtime: new Date(file.uploadedAt),
+      open: async () => (file.size === 0 ? Readable.from([]) : this.store.read(file.storageKey, file.wrappedKey, file.size)),
+    };
+  }
+
+  private async *filesIn(ownerId: string, folderId: string): AsyncGenerator<FileRow> {
+    let cursor: { uploadedAt: number; nameKey: string; id: string } | undefined;
+    for (;;) {
+      const page = await this.uow.repos.files.list({ ownerId, folderId, trashMode: false, sort: 'alp_asc', limit: FILE_PAGE, cursor });
+      yield* page;
+      const last = page.at(-1);
+      if (!last || page.length < FILE_PAGE) return;
+      cursor = { uploadedAt: last.uploadedAt, nameKey: last.nameKey, id: last.id };
+    }
+  }
+}

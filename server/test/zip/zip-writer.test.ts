@@ -1,0 +1,94 @@
+import { Readable } from 'node:stream';
+import yauzl from 'yauzl';
+import { describe, expect, it } from 'vitest';
+import { zipStream, type ZipEntry } from '../../src/services/zip-writer.js';
+
+const MiB = 1024 * 1024;
+const ZEROS = Buffer.alloc(MiB);
+
+/** `count` MiB of zeros, always the same buffer, so the capture below can skip storing it. */
+function zeros(count: number): Readable {
+  let sent = 0;
+  return new Readable({
+    read() {
+      this.push(sent++ < count ? ZEROS : null);
+    },
+  });
+}
+
+/** An archive kept in memory except its runs of zeros, readable at random offsets. */
+class SparseArchive extends yauzl.RandomAccessReader {
+  readonly pieces: { at: number; bytes: Buffer }[] = [];
+  size = 0;
+
+  add(chunk: Buffer): void {
+    if (chunk !== ZEROS) this.pieces.push({ at: this.size, bytes: Buffer.from(chunk) });
+    this.size += chunk.length;
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    const out = Buffer.alloc(end - start);
+    for (const { at, bytes } of this.pieces) {
+      if (at >= end || at + bytes.length <= start) continue;
+      bytes.copy(out, Math.max(0, at - start), Math.max(0, start - at), Math.min(bytes.length, end - at));
+    }
+    return Readable.from([out]);
+  }
+}
+
+describe('zip writer', () => {
+  it('switches to ZIP64 for a file beyond 4 GiB and for the offsets after it', { timeout: 120_000 }, async () => {
+    const bigSize = 4.5 * 1024 * MiB;
+    async function* entries(): AsyncGenerator<ZipEntry> {
+      yield { kind: 'file', path: 'big.bin', size: bigSize, mtime: new Date(), open: async () => zeros(bigSize / MiB) };
+      yield { kind: 'file', path: 'after.txt', size: 5, mtime: new Date(), open: async () => Readable.from([Buffer.from('hello')]) };
+      yield { kind: 'directory', path: 'empty/', mtime: new Date() };
+    }
+    const archive = new SparseArchive();
+    // Straight from the generator: a stream could merge chunks, and the zeros must stay recognisable.
+    for await (const chunk of zipStream(entries())) archive.add(chunk);
+
+    const zip = await yauzl.fromRandomAccessReaderPromise(archive, archive.size, { validateEntrySizes: true });
+    const found = new Map<string, yauzl.Entry>();
+    for await (const entry of zip.eachEntry()) {
+      found.set(entry.fileName, entry);
+      if (entry.fileName === 'after.txt') {
+        const parts: Buffer[] = [];
+        for await (const chunk of await zip.openReadStreamPromise(entry)) parts.push(chunk as Buffer);
+        expect(Buffer.concat(parts).toString()).toBe('hello');
+      }
+    }
+    expect([...found.keys()]).toEqual(['big.bin', 'after.txt', 'empty/']);
+    expect(found.get('big.bin')!.uncompressedSize).toBe(bigSize);
+    expect(found.get('after.txt')!.relativeOffsetOfLocalHeader).toBeGreaterThan(2 ** 32);
+  });
+
+  it('keeps names, times and an empty archive valid', async () => {
+    const mtime = new Date('2024-05-06T07:08:10Z');
+    async function* entries(): AsyncGenerator<ZipEntry> {
+      yield { kind: 'file', path: 'Ünïcødé 😀/名前.txt', size: 0, mtime, open: async () => Readable.from([]) };
+    }
+    const collect = async (source: AsyncIterable<ZipEntry>) => {
+      const parts: Buffer[] = [];
+      for await (const chunk of Readable.from(zipStream(source), { objectMode: false })) parts.push(chunk as Buffer);
+      return Buffer.concat(parts);
+    };
+    const zip = await yauzl.fromBufferPromise(await collect(entries()));
+    const listed: yauzl.Entry[] = [];
+    for await (const entry of zip.eachEntry()) listed.push(entry);
+    const entry = listed[0];
+    expect(entry!.fileName).toBe('Ünïcødé 😀/名前.txt');
+    expect(entry!.getLastModDate({ forceDosFormat: false }).getTime()).toBe(mtime.getTime());
+
+    const empty = await yauzl.fromBufferPromise(await collect((async function* () {})()));
+    expect(empty.entryCount).toBe(0);
+  });
+
+  it('fails instead of writing a wrong archive when a file is shorter than its recorded size', async () => {
+    async function* entries(): AsyncGenerator<ZipEntry> {
+      yield { kind: 'file', path: 'short.bin', size: 10, mtime: new Date(), open: async () => Readable.from([Buffer.from('abc')]) };
+    }
+    const stream = Readable.from(zipStream(entries()), { objectMode: false });
+    await expect(stream.toArray()).rejects.toThrow(/held 3 bytes, not 10/);
+  });
+});
