@@ -10,6 +10,7 @@ const pgUrl = new URL(process.env.NIMBUS_TEST_PG_URL ?? 'postgres://postgres@127
 ensureDependencies();
 ensureBuilt();
 const hasChromium = ensureDebianPackage('/usr/bin/chromium', 'chromium');
+ensureDebianPackage('/usr/bin/ffmpeg', 'ffmpeg');
 
 function reachable(host, port) {
   return new Promise((resolve) => {

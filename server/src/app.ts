@@ -36,9 +36,14 @@ import { systemClock, type Clock } from './services/clock.js';
 import { SessionService } from './services/session.service.js';
 import { searchRoutes } from './http/routes/search/search.routes.js';
 import { createSearch, watchDrive } from './search/search-module.js';
+import { FileMediaRepository } from './db/repositories/file-media.repository.js';
+import { handleThumbnail } from './jobs/handlers/thumbnail.job.js';
+import { mediaRoutes } from './http/routes/media/media.routes.js';
 import { sharingRoutes } from './http/routes/sharing/sharing.routes.js';
 import { zipRoutes } from './http/routes/zip/zip.routes.js';
+import { MediaService } from './services/media.service.js';
 import { ShareService } from './services/share.service.js';
+import { ThumbnailService } from './services/thumbnail.service.js';
 import { ZipService } from './services/zip.service.js';
 
 export interface AppDeps {
@@ -46,6 +51,8 @@ export interface AppDeps {
   mailer?: Mailer | null;
   database?: DatabaseHandle;
   blobStore?: BlobStore;
+  /** ffmpeg for video poster frames: a path or a name on PATH (default `ffmpeg`); null turns them off. */
+  ffmpegPath?: string | null;
 }
 
 /** Work that runs beside the HTTP server: the job worker and periodic schedules. */
@@ -114,6 +121,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const trash = new TrashService(uow, queue, clock);
   const moves = new MoveService(uow, folders, trash, clock);
   const uploads = new UploadService(uow, folders, store, clock, config.maxUploadBytes);
+  const fileMedia = new FileMediaRepository(database.db, database.dialect);
+  const thumbnails = new ThumbnailService(uow, fileMedia, store, clock, {
+    ffmpegPath: deps.ffmpegPath === undefined ? 'ffmpeg' : deps.ffmpegPath,
+  });
+  const media = new MediaService(files, fileMedia, store, queue, app.log, () => worker.notify());
+  uploads.onFileStored((file) => media.requestThumbnail(file));
   const shares = new ShareService(uow, files, clock);
   const zips = new ZipService(uow, store);
 
@@ -138,11 +151,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       [JOB.trashPurge]: async () => {
         await trash.purgeExpired(config.trashRetentionDays);
       },
+      [JOB.fileThumbnail]: handleThumbnail(thumbnails),
       ...search.handlers,
     },
     clock,
     app.log,
-    { cpuHeavy: search.cpuHeavy },
+    // Thumbnails share the CPU-heavy slots with indexing, so light jobs never wait behind them.
+    { cpuHeavy: { ...search.cpuHeavy, names: [...search.cpuHeavy.names, JOB.fileThumbnail] } },
   );
   let timer: NodeJS.Timeout | null = null;
   const background: Background = {
@@ -160,6 +175,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await worker.stop();
     },
     async drainJobs() {
+      await media.settled();
       await search.requests.settled();
       return worker.drain();
     },
@@ -182,6 +198,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   folderRoutes(app, { folders, trash, requireAuth });
   uploadRoutes(app, { uploads, maxUploadBytes: config.maxUploadBytes, requireAuth });
   sharingRoutes(app, { shares, store, requireAuth });
+  mediaRoutes(app, { media, requireAuth });
   zipRoutes(app, { zips, requireAuth });
   searchRoutes(app, { search: search.service, requireAuth });
   await registerWebApp(app, config.webRoot);

@@ -105,6 +105,31 @@ export interface JobTable {
   createdAt: number;
 }
 
+export type MediaStatus = 'ready' | 'skipped' | 'failed';
+
+/** Derived assets of a photo or video (thumbnail, browser-displayable preview) and how making them went. */
+export interface FileMediaTable {
+  fileId: string;
+  ownerId: string;
+  status: MediaStatus;
+  /** Why nothing was made (skipped or failed). */
+  error: string | null;
+  /** Blob key of the encrypted thumbnail; also `file.thumbnail_id`. */
+  thumbnailId: string | null;
+  thumbnailWrappedKey: string | null;
+  thumbnailSize: number | null;
+  thumbnailSha256: string | null;
+  thumbnailWidth: number | null;
+  thumbnailHeight: number | null;
+  /** Blob key of a full-size conversion, for originals a browser cannot display. */
+  previewId: string | null;
+  previewWrappedKey: string | null;
+  previewSize: number | null;
+  previewSha256: string | null;
+  previewContentType: string | null;
+  processedAt: number;
+}
+
 export type SearchItemType = 'file' | 'folder';
 /** What AI search filters on: photos and videos as stored, documents, and images of paper (scans). */
 export type SearchKind = 'photo' | 'video' | 'document' | 'scan' | 'audio' | 'other';
@@ -138,4 +163,5 @@ export interface Database {
   file: FileTable;
   job: JobTable;
   searchEntry: SearchEntryTable;
+  fileMedia: FileMediaTable;
 }

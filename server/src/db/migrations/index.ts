@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as accountsAndSessions from './2026_11_21_0001_accounts_and_sessions.js';
 import * as filesAndFolders from './2026_11_21_0002_files_and_folders.js';
 import * as jobs from './2026_11_21_0003_jobs.js';
+import * as fileMedia from './2026_11_21_0004_file_media.js';
 import * as searchEntry from './2026_11_21_0010_search_entry.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
@@ -9,5 +10,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_accounts_and_sessions': accountsAndSessions,
   '2026_11_21_0002_files_and_folders': filesAndFolders,
   '2026_11_21_0003_jobs': jobs,
+  '2026_11_21_0004_file_media': fileMedia,
   '2026_11_21_0010_search_entry': searchEntry,
 };

@@ -74,11 +74,13 @@ export class TrashRepository {
     const storageKeys: string[] = [];
     let fileCount = 0;
     for (const ids of chunks(fileIds)) {
+      storageKeys.push(...(await this.previewKeys('file.id', ids)));
       const rows = await this.db.deleteFrom('file').where('id', 'in', ids).returning(['storageKey', 'thumbnailId']).execute();
       fileCount += rows.length;
       for (const r of rows) storageKeys.push(r.storageKey, ...(r.thumbnailId ? [r.thumbnailId] : []));
     }
     for (const ids of chunks(subtreeFolderIds)) {
+      storageKeys.push(...(await this.previewKeys('file.folderId', ids)));
       const rows = await this.db.deleteFrom('file').where('folderId', 'in', ids).returning(['storageKey', 'thumbnailId']).execute();
       fileCount += rows.length;
       for (const r of rows) storageKeys.push(r.storageKey, ...(r.thumbnailId ? [r.thumbnailId] : []));
@@ -106,6 +108,18 @@ export class TrashRepository {
       leaves.forEach((id) => remaining.delete(id));
     }
     return { storageKeys, fileCount, folderCount };
+  }
+
+  /** Full-size previews of the files about to go (their rows go with the files, by cascade). */
+  private async previewKeys(column: 'file.id' | 'file.folderId', ids: string[]): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('fileMedia')
+      .innerJoin('file', 'file.id', 'fileMedia.fileId')
+      .select('fileMedia.previewId')
+      .where(column, 'in', ids)
+      .where('fileMedia.previewId', 'is not', null)
+      .execute();
+    return rows.flatMap((r) => (r.previewId ? [r.previewId] : []));
   }
 
   /** Top-most items trashed before `cutoff`: what trash retention deletes. */

@@ -1,0 +1,107 @@
+import type { Readable } from 'node:stream';
+import type { FileRow } from '../db/repositories/file.repository.js';
+import type { FileMediaRepository } from '../db/repositories/file-media.repository.js';
+import { NotFoundError } from '../domain/errors.js';
+import { JOB } from '../jobs/job-names.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { isBrowserImage } from '../media/formats.js';
+import type { ByteRange, EncryptedStore } from '../storage/blob-store.js';
+import type { FileService } from './file.service.js';
+
+/** Stored bytes ready to send: what sendStoredFile needs plus a way to open them. */
+export interface StoredAsset {
+  filename: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+  modifiedAt: number;
+  open(range?: ByteRange): Promise<Readable>;
+}
+
+export interface MediaLogger {
+  error(obj: unknown, msg?: string): void;
+}
+
+function notFound(): NotFoundError {
+  return new NotFoundError('FILE_NOT_FOUND', 'File not found');
+}
+
+/** Thumbnails, full-size images and video streams of one owner's files. */
+export class MediaService {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly files: FileService,
+    private readonly media: FileMediaRepository,
+    private readonly store: EncryptedStore,
+    private readonly queue: JobQueue,
+    private readonly log: MediaLogger,
+    private readonly onEnqueued: () => void = () => {},
+  ) {}
+
+  /** After an upload: photos and videos get a thumbnail job (one per file, however often asked). */
+  requestThumbnail(file: FileRow): void {
+    if (file.mediaKind === null) return;
+    const done = this.queue
+      .enqueue(JOB.fileThumbnail, { fileId: file.id }, { dedupeKey: `${JOB.fileThumbnail}:${file.id}` })
+      .then(() => this.onEnqueued())
+      .catch((err: unknown) => this.log.error({ err, fileId: file.id }, 'could not enqueue the thumbnail job'))
+      .finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+
+  /** Resolves once every thumbnail job requested so far is in the queue. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  async thumbnail(ownerId: string, thumbnailId: string): Promise<StoredAsset> {
+    const row = await this.media.findOwnedThumbnail(ownerId, thumbnailId);
+    if (!row?.thumbnailId || row.thumbnailWrappedKey === null || row.thumbnailSize === null || row.thumbnailSha256 === null)
+      throw notFound();
+    const { thumbnailId: key, thumbnailWrappedKey: wrappedKey, thumbnailSize: size } = row;
+    return {
+      filename: 'thumbnail.webp',
+      size,
+      contentType: 'image/webp',
+      sha256: row.thumbnailSha256,
+      modifiedAt: row.processedAt,
+      open: (range) => this.store.read(key, wrappedKey, size, range),
+    };
+  }
+
+  /** The image as a browser can show it: the original, or its converted preview (TIFF, HEIC). */
+  async fullImage(ownerId: string, fileId: string): Promise<StoredAsset> {
+    const file = await this.files.get(ownerId, fileId);
+    if (isBrowserImage(file.contentType)) return this.original(file);
+    const row = file.mediaKind === 'photo' ? await this.media.find(file.id) : undefined;
+    if (!row?.previewId || row.previewWrappedKey === null || row.previewSize === null || row.previewSha256 === null) throw notFound();
+    const { previewId: key, previewWrappedKey: wrappedKey, previewSize: size } = row;
+    const contentType = row.previewContentType ?? 'image/webp';
+    return {
+      filename: `${file.filename}.${contentType.split('/')[1] ?? 'img'}`,
+      size,
+      contentType,
+      sha256: row.previewSha256,
+      modifiedAt: row.processedAt,
+      open: (range) => this.store.read(key, wrappedKey, size, range),
+    };
+  }
+
+  async video(ownerId: string, fileId: string): Promise<StoredAsset> {
+    const file = await this.files.get(ownerId, fileId);
+    if (file.mediaKind !== 'video') throw notFound();
+    return this.original(file);
+  }
+
+  private original(file: FileRow): StoredAsset {
+    return {
+      filename: file.filename,
+      size: file.size,
+      contentType: file.contentType,
+      sha256: file.sha256,
+      modifiedAt: file.uploadedAt,
+      open: (range) => this.store.read(file.storageKey, file.wrappedKey, file.size, range),
+    };
+  }
+}
