@@ -43,6 +43,7 @@ import { sharingRoutes } from './http/routes/sharing/sharing.routes.js';
 import { zipRoutes } from './http/routes/zip/zip.routes.js';
 import { MediaService } from './services/media.service.js';
 import { ShareService } from './services/share.service.js';
+import { StreamTokenService } from './services/stream-token.service.js';
 import { ThumbnailService } from './services/thumbnail.service.js';
 import { ZipService } from './services/zip.service.js';
 
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   uploads.onFileStored((file) => media.requestThumbnail(file));
   const shares = new ShareService(uow, files, clock);
   const zips = new ZipService(uow, store);
+  const streamTokens = new StreamTokenService(config.secrets.secretKey, new SessionRepository(database.db), clock);
 
   // Configs built in code before AI search existed (older test helpers) get the defaults.
   const search = createSearch(config.search ?? { enabled: true, embeddings: null }, {
@@ -198,7 +200,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   folderRoutes(app, { folders, trash, requireAuth });
   uploadRoutes(app, { uploads, maxUploadBytes: config.maxUploadBytes, requireAuth });
   sharingRoutes(app, { shares, store, requireAuth });
-  mediaRoutes(app, { media, requireAuth });
+  mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies });
   zipRoutes(app, { zips, requireAuth });
   searchRoutes(app, { search: search.service, requireAuth });
   await registerWebApp(app, config.webRoot);

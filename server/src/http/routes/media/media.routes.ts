@@ -1,14 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { MediaService, StoredAsset } from '../../../services/media.service.js';
+import type { StreamTokenService } from '../../../services/stream-token.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';
 
 export interface MediaRoutesDeps {
   media: MediaService;
+  streamTokens: StreamTokenService;
   requireAuth: preHandlerAsyncHookHandler;
+  secureCookies: boolean;
 }
+
+export const STREAM_COOKIE = 'stream-video-token';
+/** The stream credential is sent with video requests only. */
+const STREAM_PATH = '/file-service/stream-video';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const thumbnailParams = z.object({ thumbnailID: z.string().min(1).max(64) });
@@ -18,8 +25,9 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: StoredAs
 }
 
 export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
-  const { media, requireAuth } = deps;
+  const { media, streamTokens, requireAuth } = deps;
   const auth = { preHandler: requireAuth };
+  const cookieBase = { httpOnly: true, sameSite: 'strict', secure: deps.secureCookies, path: STREAM_PATH } as const;
 
   app.get('/file-service/thumbnail/:thumbnailID', auth, async (request, reply) => {
     const { thumbnailID } = parseInput(thumbnailParams, request.params);
@@ -29,5 +37,27 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
 
   app.get('/file-service/full-thumbnail/:id', auth, async (request, reply) => {
     return sendAsset(request, reply, await media.fullImage(authOf(request).accountId, parseInput(idParams, request.params).id));
+  });
+
+  app.get('/file-service/download/access-token-stream-video', auth, async (request, reply) => {
+    const issued = await streamTokens.issue(authOf(request));
+    void reply.setCookie(STREAM_COOKIE, issued.token, { ...cookieBase, maxAge: issued.maxAgeSeconds });
+    return { message: 'Stream token issued' };
+  });
+
+  app.delete('/file-service/remove-stream-video-token', async (_request, reply) => {
+    void reply.clearCookie(STREAM_COOKIE, cookieBase);
+    return { message: 'Stream token removed' };
+  });
+
+  // A <video> element cannot refresh an expired access token, so its own credential also counts.
+  const streamAuth: preHandlerAsyncHookHandler = async function (request, reply) {
+    const claims = await streamTokens.verify(request.cookies[STREAM_COOKIE]);
+    if (claims) request.auth = claims;
+    else await requireAuth.call(this, request, reply);
+  };
+
+  app.get('/file-service/stream-video/:id', { preHandler: streamAuth }, async (request, reply) => {
+    return sendAsset(request, reply, await media.video(authOf(request).accountId, parseInput(idParams, request.params).id));
   });
 }
