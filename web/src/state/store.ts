@@ -4,6 +4,7 @@ import { filterSlice, setSortBy } from './filter.slice';
 import { generalSlice, setListView, setLoadThumbnailsDisabled, setSingleClickFolders } from './general.slice';
 import { readFilterPreferences, readGeneralPreferences, writeGeneralPreferences, writeSortPreference } from './preferences-storage';
 import { selectionSlice } from './selection.slice';
+import { uploadSlice } from './upload.slice';
 import { userSlice } from './user.slice';
 
 const rootReducer = combineReducers({
@@ -12,6 +13,7 @@ const rootReducer = combineReducers({
   drawer: drawerSlice.reducer,
   filter: filterSlice.reducer,
   selection: selectionSlice.reducer,
+  upload: uploadSlice.reducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { AddIcon, CreateFolderIcon, UploadFileIcon, UploadFolderIcon } from '../../components/icons';
+import { useUploadPickers } from '../upload/useUploadPickers';
 
 export interface AddNewActions {
   onUploadFiles?: () => void;
@@ -18,6 +19,7 @@ const itemClass =
 export function AddNewMenu({ actions = {} }: { actions?: AddNewActions }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
+  const uploadPickers = useUploadPickers();
 
   useEffect(() => {
     if (!open) return;
@@ -40,6 +42,7 @@ export function AddNewMenu({ actions = {} }: { actions?: AddNewActions }) {
 
   return (
     <div ref={root} className="relative">
+      {uploadPickers.inputs}
       <button
         type="button"
         aria-haspopup="menu"
@@ -56,14 +59,19 @@ export function AddNewMenu({ actions = {} }: { actions?: AddNewActions }) {
           aria-label="Add new"
           className="absolute top-full left-0 z-30 mt-2 w-60 overflow-hidden rounded-xl bg-white py-2 shadow-xl ring-1 ring-black/5"
         >
-          <button type="button" role="menuitem" className={itemClass} onClick={choose(actions.onUploadFiles)}>
+          <button type="button" role="menuitem" className={itemClass} onClick={choose(actions.onUploadFiles ?? uploadPickers.pickFiles)}>
             <UploadFileIcon className="size-5 text-muted" /> Upload Files
           </button>
           <button type="button" role="menuitem" className={itemClass} onClick={choose(actions.onCreateFolder)}>
             <CreateFolderIcon className="size-5 text-muted" /> Create Folder
           </button>
           {supportsFolderSelection() && (
-            <button type="button" role="menuitem" className={itemClass} onClick={choose(actions.onUploadFolder)}>
+            <button
+              type="button"
+              role="menuitem"
+              className={itemClass}
+              onClick={choose(actions.onUploadFolder ?? uploadPickers.pickFolder)}
+            >
               <UploadFolderIcon className="size-5 text-muted" /> Upload Folder
             </button>
           )}

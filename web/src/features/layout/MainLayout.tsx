@@ -1,5 +1,6 @@
 import { Outlet } from 'react-router';
 import { PopupHost } from '../popups/PopupHost';
+import { UploadDropZone } from '../upload/UploadDropZone';
 import { Header } from './Header';
 import { MobileDrawer } from './MobileDrawer';
 import { SideMenu } from './SideMenu';
@@ -15,7 +16,9 @@ export function MainLayout() {
         </aside>
         <MobileDrawer />
         <main className="min-w-0 flex-1 overflow-y-auto bg-white sm:mx-2 sm:mb-2 sm:rounded-2xl md:mr-4 md:mb-4 md:ml-0">
-          <Outlet />
+          <UploadDropZone>
+            <Outlet />
+          </UploadDropZone>
         </main>
       </div>
       <PopupHost />
