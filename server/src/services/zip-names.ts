@@ -1,5 +1,6 @@
+// Separators, control characters, and the colon: `C:name` is a drive-relative path on Windows.
 // eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f/\\]/g;
+const UNSAFE = /[\u0000-\u001f\u007f/\\:]/g;
 
 /** One path segment that no unzip tool can read as a separator, a parent or an absolute path. */
 export function safeSegment(name: string): string {
