@@ -3,6 +3,7 @@ import { drawerSlice } from './drawer.slice';
 import { filterSlice, setSortBy } from './filter.slice';
 import { generalSlice, setListView, setLoadThumbnailsDisabled, setSingleClickFolders } from './general.slice';
 import { readFilterPreferences, readGeneralPreferences, writeGeneralPreferences, writeSortPreference } from './preferences-storage';
+import { organizeSlice } from './organize.slice';
 import { selectionSlice } from './selection.slice';
 import { uploadSlice } from './upload.slice';
 import { userSlice } from './user.slice';
@@ -14,6 +15,7 @@ const rootReducer = combineReducers({
   filter: filterSlice.reducer,
   selection: selectionSlice.reducer,
   upload: uploadSlice.reducer,
+  organize: organizeSlice.reducer,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;
