@@ -44,7 +44,7 @@ describe('authentication screen', () => {
     const { context, page } = await newSession(browser, server.baseUrl);
     await createAccount(page, uniqueEmail('create'));
     await toast(page, 'Email Verification Sent');
-    await page.getByRole('heading', { name: 'Home' }).waitFor();
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
     expect(await page.evaluate(() => localStorage.getItem('hasPreviouslyLoggedIn'))).toBe('true');
     expect(await page.evaluate(() => localStorage.getItem('browser-id'))).toMatch(/^[0-9a-f-]{36}$/);
     await screenshot(page, 'home');
@@ -58,7 +58,7 @@ describe('authentication screen', () => {
     await page.getByTestId('full-page-spinner').waitFor();
     await screenshot(page, 'session-restore');
     await page.waitForURL('**/home');
-    await page.getByRole('heading', { name: 'Home' }).waitFor();
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
     await page.unroute('**/user-service/user');
 
     await page.getByRole('searchbox', { name: 'Search files and folders' }).fill('invoice');

@@ -46,9 +46,9 @@ describe('settings', () => {
     expect(await chosen(page, 'Load thumbnails')).toBe('Disabled');
 
     await page.getByRole('link', { name: 'HOME', exact: true }).click();
-    const placeholder = page.getByTestId('content-placeholder');
-    expect(await placeholder.getAttribute('data-list-view')).toBe('true');
-    expect(await placeholder.getAttribute('data-sort-by')).toBe('alp_asc');
+    expect(await page.getByRole('button', { name: 'List view' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('combobox', { name: 'Sort by' }).inputValue()).toBe('name');
+    expect(await page.getByRole('button', { name: /Sort direction/ }).getAttribute('aria-label')).toBe('Sort direction: ascending');
 
     await openSettings(page);
     await page.getByRole('button', { name: 'General' }).click();

@@ -22,7 +22,7 @@ export async function createAccount(page: Page, email: string, password = PASSWO
   await page.getByLabel('Verify password').fill(password);
   await submitButton(page).click();
   await page.waitForURL('**/home');
-  await page.getByRole('heading', { name: 'Home' }).waitFor();
+  await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
 }
 
 /** Logs in from the authentication screen the page is on. */

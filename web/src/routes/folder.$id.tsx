@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
-import { BrowserPlaceholder } from '../features/browser/BrowserPlaceholder';
+import { BrowserPage } from '../features/browser/BrowserPage';
 
 export function Component() {
   const { id = '' } = useParams();
-  return <BrowserPlaceholder key={id} title="Folder" />;
+  return <BrowserPage key={id} section="home" folderId={id} />;
 }

@@ -1,5 +1,5 @@
-import { BrowserPlaceholder } from '../features/browser/BrowserPlaceholder';
+import { BrowserPage } from '../features/browser/BrowserPage';
 
 export function Component() {
-  return <BrowserPlaceholder title="Home" />;
+  return <BrowserPage section="home" />;
 }

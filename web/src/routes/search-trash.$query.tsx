@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
-import { BrowserPlaceholder } from '../features/browser/BrowserPlaceholder';
+import { BrowserPage } from '../features/browser/BrowserPage';
 
 export function Component() {
   const { query = '' } = useParams();
-  return <BrowserPlaceholder title={`Search in trash: ${query}`} />;
+  return <BrowserPage key={query} section="trash" search={query} />;
 }

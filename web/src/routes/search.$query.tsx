@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
-import { BrowserPlaceholder } from '../features/browser/BrowserPlaceholder';
+import { BrowserPage } from '../features/browser/BrowserPage';
 
 export function Component() {
   const { query = '' } = useParams();
-  return <BrowserPlaceholder title={`Search: ${query}`} />;
+  return <BrowserPage key={query} section="home" search={query} />;
 }

@@ -12,6 +12,8 @@ export interface RecordedRequest {
   url: string;
   body: unknown;
   headers: Record<string, unknown>;
+  /** Query parameters given to axios as `params`. */
+  params: Record<string, unknown>;
 }
 
 interface Route {
@@ -39,6 +41,7 @@ async function adapter(config: InternalAxiosRequestConfig): Promise<AxiosRespons
     url: config.url ?? '',
     body: parseBody(config.data),
     headers: AxiosHeaders.from(config.headers).toJSON(),
+    params: (config.params ?? {}) as Record<string, unknown>,
   };
   requests.push(request);
   const route = routes.find((r) => r.method === request.method && r.url === request.url);

@@ -2,8 +2,8 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach } from 'vitest';
 import { resetHttpMock } from './http-mock';
 
-// Route modules load lazily; the first visit of a page in a run may take more than a second.
-configure({ asyncUtilTimeout: 3000 });
+// Route modules load lazily; the first visit of a page in a run may take a few seconds on a busy machine.
+configure({ asyncUtilTimeout: 6000 });
 
 beforeEach(() => {
   localStorage.clear();

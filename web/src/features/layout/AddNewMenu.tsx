@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { AddIcon, CreateFolderIcon, UploadFileIcon, UploadFolderIcon } from '../../components/icons';
+import { useCreateFolderAction } from '../organize/useCreateFolderAction';
 import { useUploadPickers } from '../upload/useUploadPickers';
 
 export interface AddNewActions {
@@ -20,6 +21,7 @@ export function AddNewMenu({ actions = {} }: { actions?: AddNewActions }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const uploadPickers = useUploadPickers();
+  const createFolder = useCreateFolderAction();
 
   useEffect(() => {
     if (!open) return;
@@ -62,7 +64,7 @@ export function AddNewMenu({ actions = {} }: { actions?: AddNewActions }) {
           <button type="button" role="menuitem" className={itemClass} onClick={choose(actions.onUploadFiles ?? uploadPickers.pickFiles)}>
             <UploadFileIcon className="size-5 text-muted" /> Upload Files
           </button>
-          <button type="button" role="menuitem" className={itemClass} onClick={choose(actions.onCreateFolder)}>
+          <button type="button" role="menuitem" className={itemClass} onClick={choose(actions.onCreateFolder ?? createFolder)}>
             <CreateFolderIcon className="size-5 text-muted" /> Create Folder
           </button>
           {supportsFolderSelection() && (

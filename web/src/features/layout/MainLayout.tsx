@@ -1,4 +1,6 @@
 import { Outlet } from 'react-router';
+import { BrowserHost } from '../browser/BrowserHost';
+import { DetailPanel } from '../browser/DetailPanel';
 import { PopupHost } from '../popups/PopupHost';
 import { UploadDropZone } from '../upload/UploadDropZone';
 import { Header } from './Header';
@@ -20,8 +22,10 @@ export function MainLayout() {
             <Outlet />
           </UploadDropZone>
         </main>
+        <DetailPanel />
       </div>
       <PopupHost />
+      <BrowserHost />
     </div>
   );
 }

@@ -1,0 +1,75 @@
+import { FileIcon } from '../../components/drive-icons';
+import { CloseIcon, FolderIcon } from '../../components/icons';
+import { useAppDispatch, useAppSelector } from '../../state/hooks';
+import { resetSelected } from '../../state/selection.slice';
+import { extensionBadge, shortenMiddle } from '../format/file-name';
+import { formatDay } from '../format/format-date';
+import { formatBytes } from '../format/format-size';
+
+/** Longest name the panel shows before shortening it in the middle (SPEC §9). */
+export const PANEL_NAME_MAX = 66;
+export const PANEL_EMPTY_TEXT = "Select a file or folder to view it's details";
+
+function Row({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="flex flex-col gap-0.5">
+      <dt className="text-xs font-medium text-muted">{label}</dt>
+      <dd className="text-sm break-words text-ink">{value}</dd>
+    </div>
+  );
+}
+
+/** The right-hand panel of wide screens: the selected item's name, type, size, created date and access. */
+export function DetailPanel() {
+  const dispatch = useAppDispatch();
+  const { file, folder } = useAppSelector((state) => state.selection.mainSection);
+
+  return (
+    <aside aria-label="Details" className="hidden w-72 shrink-0 flex-col overflow-y-auto rounded-2xl bg-white p-5 xl:mr-4 xl:mb-4 xl:flex">
+      {!file && !folder ? (
+        <div className="flex flex-1 flex-col items-center justify-center gap-4 text-center">
+          <FileIcon className="size-16 text-gray-300" />
+          <p className="text-sm text-muted">{PANEL_EMPTY_TEXT}</p>
+        </div>
+      ) : (
+        <>
+          <div className="flex items-start gap-3">
+            {file ? (
+              <FileIcon className="mt-0.5 size-6 shrink-0 text-muted" />
+            ) : (
+              <FolderIcon className="mt-0.5 size-6 shrink-0 text-muted" />
+            )}
+            <h2 className="min-w-0 flex-1 text-base font-medium break-words text-ink" title={file?.filename ?? folder?.name}>
+              {shortenMiddle(file?.filename ?? folder?.name ?? '', PANEL_NAME_MAX)}
+            </h2>
+            <button
+              type="button"
+              aria-label="Close details"
+              onClick={() => dispatch(resetSelected())}
+              className="-mt-1 -mr-2 flex size-9 shrink-0 items-center justify-center rounded-full text-muted hover:bg-black/5"
+            >
+              <CloseIcon className="size-5" />
+            </button>
+          </div>
+          <dl className="mt-6 flex flex-col gap-4">
+            {file ? (
+              <>
+                <Row label="Type" value={extensionBadge(file.filename)} />
+                <Row label="Size" value={formatBytes(file.length)} />
+                <Row label="Created" value={formatDay(file.uploadDate)} />
+                <Row label="Access" value={file.metadata.linkType ? 'Public' : 'Private'} />
+              </>
+            ) : (
+              folder && (
+                <>
+                  <Row label="Type" value="Folder" />
+                  <Row label="Created" value={formatDay(folder.createdAt)} />
+                </>
+              )
+            )}
+          </dl>
+        </>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,79 @@
+import type { FileDto } from '@nimbus/common';
+import { useMemo, useRef, type RefObject } from 'react';
+import { Spinner } from '../../components/Spinner';
+import { VirtualGrid } from '../../components/VirtualGrid';
+import { useAppSelector } from '../../state/hooks';
+import { useFileListQuery, type BrowseScope } from './drive.queries';
+import { FILE_CARD_HEIGHT, FileCard } from './FileCard';
+import { FILE_ROW_HEIGHT, FileListHeader, FileRow } from './FileRow';
+import { useInfinitePaging } from './useInfinitePaging';
+import { ViewToggle } from './ViewControls';
+
+export const GRID_GAP = 12;
+/** Cards are at least 190 px wide, or 150 px where that would leave a phone with one column. */
+export const gridMinColumn = (gridWidth: number) => (gridWidth < 560 ? 150 : 190);
+
+interface FilesSectionProps {
+  title: string;
+  scope: BrowseScope;
+  scrollRef: RefObject<HTMLElement | null>;
+}
+
+/** The files of the page in a grid or a list, paged in as the end of the list comes into view. */
+export function FilesSection({ title, scope, scrollRef }: FilesSectionProps) {
+  const query = useFileListQuery(scope);
+  const listView = useAppSelector((state) => state.general.listView);
+  const files = useMemo<FileDto[]>(() => query.data?.pages.flat() ?? [], [query.data]);
+  const sentinel = useRef<HTMLDivElement>(null);
+
+  useInfinitePaging({
+    sentinelRef: sentinel,
+    rootRef: scrollRef,
+    hasNextPage: query.hasNextPage,
+    isFetching: query.isFetching,
+    fetchNextPage: () => query.fetchNextPage({ cancelRefetch: false }),
+    pageCount: query.data?.pages.length ?? 0,
+  });
+
+  return (
+    <section aria-label={title} className="mt-8" data-list-view={listView} data-file-count={files.length}>
+      <div className="mb-3 flex items-center justify-between gap-2">
+        <h2 className="text-base font-medium text-ink">{title}</h2>
+        <ViewToggle />
+      </div>
+      {query.isPending ? (
+        <div className="flex justify-center py-10">
+          <Spinner label="Loading files" />
+        </div>
+      ) : files.length === 0 ? (
+        <p className="py-6 text-sm text-muted">{query.isError ? 'Files could not be loaded' : 'No files'}</p>
+      ) : listView ? (
+        <div role="grid" aria-label="Files" aria-multiselectable="true">
+          <FileListHeader />
+          <VirtualGrid
+            role="rowgroup"
+            count={files.length}
+            scrollRef={scrollRef}
+            rowHeight={FILE_ROW_HEIGHT}
+            renderItem={(index) => <FileRow key={files[index]!._id} file={files[index]!} />}
+          />
+        </div>
+      ) : (
+        <VirtualGrid
+          role="listbox"
+          label="Files"
+          multiselectable
+          count={files.length}
+          scrollRef={scrollRef}
+          rowHeight={FILE_CARD_HEIGHT + GRID_GAP}
+          minColumnWidth={gridMinColumn}
+          gap={GRID_GAP}
+          renderItem={(index) => <FileCard key={files[index]!._id} file={files[index]!} />}
+        />
+      )}
+      <div ref={sentinel} data-testid="list-end" className="flex h-16 items-center justify-center">
+        {query.isFetchingNextPage && <Spinner className="size-6" label="Loading more files" />}
+      </div>
+    </section>
+  );
+}

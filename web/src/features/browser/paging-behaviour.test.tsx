@@ -1,0 +1,71 @@
+import { act, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { requestsTo } from '../../test/http-mock';
+import { renderApp, testUser } from '../../test/render-app';
+import { makeFile, mockDrive } from './browser.fixtures';
+
+/** An IntersectionObserver whose sentinel visibility the test sets. */
+class FakeObserver {
+  static instances: FakeObserver[] = [];
+  constructor(
+    private readonly callback: IntersectionObserverCallback,
+    readonly options?: IntersectionObserverInit,
+  ) {
+    FakeObserver.instances.push(this);
+  }
+  observe() {}
+  disconnect() {}
+  unobserve() {}
+  takeRecords() {
+    return [];
+  }
+  show(ratio: number) {
+    this.callback(
+      [{ isIntersecting: ratio > 0, intersectionRatio: ratio } as IntersectionObserverEntry],
+      this as unknown as IntersectionObserver,
+    );
+  }
+}
+
+beforeEach(() => {
+  FakeObserver.instances = [];
+  vi.stubGlobal('IntersectionObserver', FakeObserver);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const files = Array.from({ length: 120 }, (_, i) => makeFile(`f-${String(i).padStart(3, '0')}.txt`));
+
+describe('infinite paging (SPEC §4, §9)', () => {
+  it('fetches the next page once per page while the sentinel is 10 % visible, and stops after a short page', async () => {
+    mockDrive({
+      files: (request) => {
+        const after = request.params.startAtId as string | undefined;
+        const start = after ? files.findIndex((f) => f._id === after) + 1 : 0;
+        return files.slice(start, start + 50);
+      },
+    });
+    renderApp('/home', { user: testUser });
+    await screen.findByRole('option', { name: 'f-000.txt' });
+    const observer = FakeObserver.instances.at(-1)!;
+    expect(observer.options?.threshold).toBe(0.1);
+
+    act(() => observer.show(0.05));
+    expect(requestsTo('GET', '/file-service/list')).toHaveLength(1);
+    // The sentinel stays on screen: each page arriving asks for exactly one more until a short page arrives.
+    act(() => observer.show(0.1));
+    act(() => observer.show(0.5));
+    await vi.waitFor(() => expect(screen.getByTestId('list-end').parentElement?.getAttribute('data-file-count')).toBe('120'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const calls = requestsTo('GET', '/file-service/list');
+    expect(calls).toHaveLength(3);
+    expect(calls[1]?.params).toMatchObject({
+      startAt: 'true',
+      startAtDate: files[49]!.uploadDate,
+      startAtName: files[49]!.filename,
+      startAtId: files[49]!._id,
+    });
+    expect(calls[2]?.params).toMatchObject({ startAtId: files[99]!._id });
+  });
+});

@@ -1,0 +1,61 @@
+import { useCallback, useState } from 'react';
+import { useLocation } from 'react-router';
+import { CheckBoxIcon, DeleteForeverIcon, DownloadIcon, EditIcon, MoveIcon, RestoreIcon, ShareIcon } from '../../components/drive-icons';
+import { TrashIcon } from '../../components/icons';
+import { useAppDispatch } from '../../state/hooks';
+import { requestConfirm, requestRename } from '../../state/organize.slice';
+import { setMoveModal, setShareSelected, toggleMultiSelect } from '../../state/selection.slice';
+import { downloadItems } from '../browser/download';
+import { itemId, itemName, organizeItemOf, type DriveItem } from '../browser/items';
+import { sectionOf } from '../layout/sections';
+import { ContextMenu, type ContextMenuEntry } from './ContextMenu';
+import { menuActionsFor, type MenuAction } from './item-menu';
+
+const LABELS: Record<MenuAction, { label: string; icon: ContextMenuEntry['icon']; danger?: boolean }> = {
+  'multi-select': { label: 'Multi-select', icon: CheckBoxIcon },
+  rename: { label: 'Rename', icon: EditIcon },
+  share: { label: 'Share', icon: ShareIcon },
+  download: { label: 'Download', icon: DownloadIcon },
+  move: { label: 'Move', icon: MoveIcon },
+  trash: { label: 'Trash', icon: TrashIcon, danger: true },
+  restore: { label: 'Restore', icon: RestoreIcon },
+  delete: { label: 'Delete', icon: DeleteForeverIcon, danger: true },
+};
+
+/** The context menu of a file or folder for the section on screen: where it is open, and the element to render. */
+export function useItemMenu(item: DriveItem, inBreadcrumb = false) {
+  const dispatch = useAppDispatch();
+  const section = sectionOf(useLocation().pathname);
+  const [at, setAt] = useState<{ x: number; y: number } | null>(null);
+  const close = useCallback(() => setAt(null), []);
+
+  const run = (action: MenuAction) => {
+    const ref = organizeItemOf(item);
+    switch (action) {
+      case 'multi-select':
+        return dispatch(toggleMultiSelect([{ id: ref.id, type: ref.type }]));
+      case 'rename':
+        return dispatch(requestRename(ref));
+      case 'share':
+        return item.type === 'file' && dispatch(setShareSelected(item.file));
+      case 'download':
+        return void downloadItems([ref]);
+      case 'move':
+        return dispatch(
+          setMoveModal(
+            item.type === 'file' ? { type: 'file', file: item.file, folder: null } : { type: 'folder', file: null, folder: item.folder },
+          ),
+        );
+      case 'trash':
+      case 'restore':
+      case 'delete':
+        return dispatch(requestConfirm({ action, items: [ref] }));
+    }
+  };
+
+  const entries = menuActionsFor(item.type, section, inBreadcrumb).map((action) => ({ ...LABELS[action], onSelect: () => run(action) }));
+  const element = at ? (
+    <ContextMenu key={itemId(item)} label={`Actions for ${itemName(item)}`} at={at} entries={entries} onClose={close} />
+  ) : null;
+  return { open: setAt, close, isOpen: at !== null, element };
+}
