@@ -1,0 +1,8 @@
+/** SPEC §2 strings of the search dropdown, word for word. */
+export const SEARCH_MESSAGES = {
+  noResults: 'No Results',
+  thinking: 'Thinking...',
+  analyzing: 'AI is analyzing your query for the best matches',
+  bestMatches: 'Best matches found',
+  noAiResults: 'No AI Results',
+} as const;
