@@ -1,7 +1,6 @@
 import type { ApiErrorBody, ErrorCode } from '@nimbus/common';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import type { Clock } from '../../src/services/clock.js';
@@ -45,32 +44,10 @@ export async function startUsersApp(options: { mail?: boolean; config?: Partial<
     smtp,
     browser: () => new TestBrowser(testApp.app),
     async close() {
-      await testApp.app.close();
-      if (testApp.config.db.driver === 'postgres') await untilDisconnected(testApp.config.db.url);
       await testApp.close();
       await smtp?.stop();
     },
   };
-}
-
-/**
- * The pg pool resolves `end()` before its sockets have closed. Dropping the database WITH (FORCE)
- * at that moment kills backends mid-goodbye, and their FATAL message surfaces as an unhandled
- * error in the test run; so wait until the server has seen every connection go.
- */
-async function untilDisconnected(url: string): Promise<void> {
-  const database = new URL(url).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: process.env.NIMBUS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' });
-  await admin.connect();
-  try {
-    for (let attempt = 0; attempt < 200; attempt += 1) {
-      const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [database]);
-      if (rows[0]?.n === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  } finally {
-    await admin.end();
-  }
 }
 
 export function uniqueEmail(prefix = 'user'): string {
