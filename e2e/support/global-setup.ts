@@ -23,7 +23,8 @@ export const CHROMIUM_ARGS = [
 ];
 
 function build(command: string, args: string[]): void {
-  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit' });
+  // The test runner sets NODE_ENV=test, which would make Vite bundle React's development build.
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
 }
 
