@@ -29,7 +29,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['@nimbus/web*', '**/web/src/**'] }] },
   },
   {
-    files: ['scripts/**', 'e2e/**', '**/*.config.*'],
+    files: ['scripts/**', 'e2e/**', '**/*.config.*', 'web/bench/**'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );
