@@ -33,6 +33,7 @@ import { createMailer, type Mailer } from './mail/mailer.js';
 import { AccessTokenSigner } from './security/access-token.js';
 import { AccountService } from './services/account.service.js';
 import { systemClock, type Clock } from './services/clock.js';
+import { HousekeepingService } from './services/housekeeping.service.js';
 import { SessionService } from './services/session.service.js';
 import { searchRoutes } from './http/routes/search/search.routes.js';
 import { createSearch, watchDrive } from './search/search-module.js';
@@ -99,15 +100,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await migrateToLatest(database.db);
 
   const clock = deps.clock ?? systemClock;
-  const sessions = new SessionService(
-    new SessionRepository(database.db),
-    new AccessTokenSigner(config.secrets.secretKey, LIMITS.accessTokenMs),
-    clock,
-  );
+  const sessionRepository = new SessionRepository(database.db);
+  const accountTokens = new AccountTokenRepository(database.db);
+  const loginThrottle = new LoginThrottleRepository(database.db);
+  const housekeeping = new HousekeepingService(sessionRepository, accountTokens, loginThrottle, clock);
+  const sessions = new SessionService(sessionRepository, new AccessTokenSigner(config.secrets.secretKey, LIMITS.accessTokenMs), clock);
   const accounts = new AccountService(
     new AccountRepository(database.db),
-    new AccountTokenRepository(database.db),
-    new LoginThrottleRepository(database.db),
+    accountTokens,
+    loginThrottle,
     sessions,
     mailer,
     clock,
@@ -153,6 +154,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       [JOB.trashPurge]: async () => {
         await trash.purgeExpired(config.trashRetentionDays);
       },
+      [JOB.housekeepingPurge]: async () => {
+        await housekeeping.purge();
+      },
       [JOB.fileThumbnail]: handleThumbnail(thumbnails),
       ...search.handlers,
     },
@@ -183,6 +187,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     },
     async schedule() {
       await queue.enqueue(JOB.trashPurge, {}, { dedupeKey: JOB.trashPurge });
+      await queue.enqueue(JOB.housekeepingPurge, {}, { dedupeKey: JOB.housekeepingPurge });
       await search.schedule();
       worker.notify();
     },

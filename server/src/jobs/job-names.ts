@@ -2,6 +2,7 @@
 export const JOB = {
   blobDelete: 'blob.delete',
   trashPurge: 'trash.purge',
+  housekeepingPurge: 'housekeeping.purge',
   fileThumbnail: 'file.thumbnail',
   searchIndexFile: 'search.index-file',
   searchIndexFolder: 'search.index-folder',
@@ -13,6 +14,7 @@ export type JobName = (typeof JOB)[keyof typeof JOB];
 export interface JobPayloads {
   'blob.delete': { keys: string[] };
   'trash.purge': Record<string, never>;
+  'housekeeping.purge': Record<string, never>;
   'file.thumbnail': { fileId: string };
   'search.index-file': { fileId: string };
   'search.index-folder': { folderId: string; cascade: boolean };

@@ -43,4 +43,13 @@ export class AccountTokenRepository {
       .where('usedAt', 'is', null)
       .execute();
   }
+
+  /** Housekeeping: tokens that were used or can no longer be. */
+  async deleteSpent(now: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('accountToken')
+      .where((eb) => eb.or([eb('usedAt', 'is not', null), eb('expiresAt', '<=', now)]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

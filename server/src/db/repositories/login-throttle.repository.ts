@@ -53,4 +53,14 @@ export class LoginThrottleRepository {
   async clear(emailKey: string): Promise<void> {
     await this.db.deleteFrom('loginThrottle').where('emailKey', '=', emailKey).execute();
   }
+
+  /** Housekeeping: counters whose window and lock have both run out. */
+  async deleteStale(now: number, windowMs: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('loginThrottle')
+      .where('windowStartedAt', '<=', now - windowMs)
+      .where((eb) => eb.or([eb('lockedUntil', 'is', null), eb('lockedUntil', '<=', now)]))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
 }

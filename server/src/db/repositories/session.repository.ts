@@ -53,10 +53,11 @@ export class SessionRepository {
   }
 
   /** Housekeeping: sessions that can no longer be used. */
-  async deleteDead(now: number, keepRevokedMs: number): Promise<void> {
-    await this.db
+  async deleteDead(now: number, keepRevokedMs: number): Promise<number> {
+    const result = await this.db
       .deleteFrom('session')
       .where((eb) => eb.or([eb('expiresAt', '<=', now), eb('revokedAt', '<=', now - keepRevokedMs)]))
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 }

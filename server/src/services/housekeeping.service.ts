@@ -1,0 +1,33 @@
+import { LIMITS } from '@nimbus/common';
+import type { AccountTokenRepository } from '../db/repositories/account-token.repository.js';
+import type { LoginThrottleRepository } from '../db/repositories/login-throttle.repository.js';
+import type { SessionRepository } from '../db/repositories/session.repository.js';
+import type { Clock } from './clock.js';
+
+/** Revoked sessions are kept a day so a replayed refresh token still reads as theft meanwhile. */
+const KEEP_REVOKED_MS = 24 * 60 * 60_000;
+
+export interface HousekeepingResult {
+  sessions: number;
+  tokens: number;
+  throttles: number;
+}
+
+/** Removes rows that can never be used again, so the tables do not grow without bound. */
+export class HousekeepingService {
+  constructor(
+    private readonly sessions: SessionRepository,
+    private readonly tokens: AccountTokenRepository,
+    private readonly throttles: LoginThrottleRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async purge(): Promise<HousekeepingResult> {
+    const now = this.clock.now();
+    return {
+      sessions: await this.sessions.deleteDead(now, KEEP_REVOKED_MS),
+      tokens: await this.tokens.deleteSpent(now),
+      throttles: await this.throttles.deleteStale(now, Math.max(LIMITS.loginFailureWindowMs, LIMITS.loginLockMs)),
+    };
+  }
+}
