@@ -1,5 +1,5 @@
-import { BrowserPlaceholder } from '../features/browser/BrowserPlaceholder';
+import { MediaPage } from '../features/media/MediaPage';
 
 export function Component() {
-  return <BrowserPlaceholder title="Photos and Videos" />;
+  return <MediaPage />;
 }

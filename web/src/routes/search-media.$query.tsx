@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
-import { BrowserPlaceholder } from '../features/browser/BrowserPlaceholder';
+import { MediaPage } from '../features/media/MediaPage';
 
 export function Component() {
   const { query = '' } = useParams();
-  return <BrowserPlaceholder title={`Search in media: ${query}`} />;
+  return <MediaPage search={query} />;
 }
