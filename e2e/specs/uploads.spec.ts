@@ -1,0 +1,145 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../support/app';
+import { connectBrowser, newSession, screenshot } from '../support/browser';
+import { apiFolders, apiList, signUp } from '../support/files';
+import { startNimbus, type NimbusServer } from '../support/nimbus-server';
+
+let server: NimbusServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startNimbus(), connectBrowser()]);
+  ({ context, page } = await newSession(browser, server.baseUrl));
+  await signUp(page, uniqueEmail('uploads'));
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await server?.stop();
+});
+
+interface DropFile {
+  name: string;
+  text?: string;
+  /** Zero bytes of this length instead of text. */
+  size?: number;
+}
+
+/** Drags files over the content area, as the operating system would, and drops them unless told not to. */
+async function dragFiles(target: Page, files: DropFile[], drop = true): Promise<void> {
+  await target.evaluate(
+    ({ files: list, drop: shouldDrop }) => {
+      const data = new DataTransfer();
+      for (const f of list)
+        data.items.add(new File([f.size !== undefined ? new Uint8Array(f.size) : (f.text ?? '')], f.name, { type: 'text/plain' }));
+      const zone = document.querySelector('[data-testid="upload-drop-zone"]')!;
+      const fire = (type: string) => zone.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: data }));
+      fire('dragenter');
+      fire('dragover');
+      if (shouldDrop) fire('drop');
+    },
+    { files, drop },
+  );
+}
+
+const panel = (target: Page) => target.getByRole('region', { name: 'Uploads' });
+const rows = (target: Page) => panel(target).getByTestId('upload-row');
+
+describe('uploads', () => {
+  it('dropping three files dims the area, then uploads them with a panel that ends "Uploaded 3 file(s)"', async () => {
+    await dragFiles(page, [{ name: 'hover.txt', text: 'hover' }], false);
+    await page.getByTestId('drop-overlay').waitFor();
+    await page.evaluate(() =>
+      document.querySelector('[data-testid="upload-drop-zone"]')!.dispatchEvent(new DragEvent('dragleave', { bubbles: true })),
+    );
+    await page.getByTestId('drop-overlay').waitFor({ state: 'detached' });
+
+    await dragFiles(page, [
+      { name: 'alpha.txt', text: 'first file' },
+      { name: 'beta.txt', text: 'second file' },
+      { name: 'gamma.txt', text: 'third file' },
+    ]);
+    await panel(page).getByRole('heading', { name: 'Uploaded 3 file(s)' }).waitFor();
+    expect(await rows(page).count()).toBe(3);
+    for (const row of await rows(page).all()) expect(await row.getAttribute('data-state')).toBe('completed');
+    await screenshot(page, 'upload-panel');
+
+    const names = (await apiList(page)).map((f) => f.filename).sort();
+    expect(names).toEqual(['alpha.txt', 'beta.txt', 'gamma.txt']);
+    // The file list on screen was refetched.
+    for (const name of ['alpha.txt', 'beta.txt', 'gamma.txt']) await page.getByRole('option', { name }).last().waitFor();
+
+    await panel(page).getByRole('button', { name: 'Minimize uploads' }).click();
+    expect(await rows(page).count()).toBe(0);
+    await panel(page).getByRole('button', { name: 'Expand uploads' }).click();
+    await panel(page).getByRole('button', { name: 'Close uploads' }).click();
+    await panel(page).waitFor({ state: 'detached' });
+  });
+
+  it('uploads a picked folder with nested paths into matching folders', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'nimbus-folder-'));
+    try {
+      const trip = path.join(root, 'Trip');
+      mkdirSync(path.join(trip, 'day1', 'photos'), { recursive: true });
+      writeFileSync(path.join(trip, 'notes.txt'), 'plan');
+      writeFileSync(path.join(trip, 'day1', 'diary.txt'), 'sunny');
+      writeFileSync(path.join(trip, 'day1', 'photos', 'list.txt'), 'beach');
+
+      await page.getByRole('button', { name: 'ADD NEW' }).first().click();
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        page.getByRole('menuitem', { name: 'Upload Folder' }).click(),
+      ]);
+      await chooser.setFiles(trip);
+      await panel(page).getByRole('heading', { name: 'Uploaded 1 file(s)' }).waitFor();
+      expect(await rows(page).first().textContent()).toContain('Trip');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+
+    const top = (await apiFolders(page)).find((f) => f.name === 'Trip');
+    expect(top).toBeDefined();
+    const day1 = (await apiFolders(page, top!._id)).find((f) => f.name === 'day1');
+    expect(day1).toBeDefined();
+    const photos = (await apiFolders(page, day1!._id)).find((f) => f.name === 'photos');
+    expect(photos).toBeDefined();
+    expect((await apiList(page, { parent: top!._id })).map((f) => f.filename)).toEqual(['notes.txt']);
+    expect((await apiList(page, { parent: day1!._id })).map((f) => f.filename)).toEqual(['diary.txt']);
+    expect((await apiList(page, { parent: photos!._id })).map((f) => f.filename)).toEqual(['list.txt']);
+    await panel(page).getByRole('button', { name: 'Close uploads' }).click();
+  });
+
+  it('cancelling a large upload midway marks it canceled and leaves nothing on the server', async () => {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    // About 2 MB/s up, so the 48 MB upload is still running when it is cancelled.
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 2 * 1024 * 1024,
+    });
+    try {
+      await dragFiles(page, [{ name: 'huge.bin', size: 48 * 1024 * 1024 }]);
+      const row = rows(page).filter({ hasText: 'huge.bin' });
+      await panel(page).getByRole('heading', { name: 'Uploading 1 file(s)' }).waitFor();
+      await page.waitForFunction(
+        () => Number(document.querySelector('[role="progressbar"][aria-valuenow]')?.getAttribute('aria-valuenow') ?? 0) >= 2,
+      );
+      await row.getByRole('button', { name: 'Cancel upload of huge.bin' }).click();
+      expect(await row.getAttribute('data-state')).toBe('canceled');
+      await panel(page).getByRole('heading', { name: 'Uploaded 0 file(s)' }).waitFor();
+    } finally {
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+      await cdp.detach();
+    }
+    await page.waitForTimeout(500);
+    expect((await apiList(page)).map((f) => f.filename)).not.toContain('huge.bin');
+  });
+});
