@@ -15,13 +15,11 @@ describe('routing', () => {
     expect(router.state.location.state).toEqual({ from: '/search-media/cats' });
   });
 
-  it.each([
-    ['/media', 'Photos and Videos'],
-    ['/search-media/cats', 'Search in media: cats'],
-  ])('%s renders the main layout with a content placeholder', async (path, title) => {
+  it.each(['/media', '/search-media/cats'])('%s renders the media gallery in the main layout', async (path) => {
+    onRequest('GET', '/file-service/list', { status: 200, data: [] });
     renderApp(path, { user: testUser });
-    expect(await screen.findByRole('heading', { name: title })).toBeTruthy();
-    expect(screen.getByTestId('content-placeholder')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Photos and Videos' })).toBeTruthy();
+    expect(await screen.findByTestId('media-page')).toBeTruthy();
     expect(screen.getByRole('search')).toBeTruthy();
   });
 
