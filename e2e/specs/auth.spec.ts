@@ -103,15 +103,15 @@ describe('authentication screen', () => {
     await context.close();
   });
 
-  it('shows the router error screen, the not-found page and the public download frame', async () => {
+  it('shows the router error screen, the not-found page and an unknown public link', async () => {
     const { context, page } = await newSession(browser, server.baseUrl);
     await page.goto('/no/such/page');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await screenshot(page, 'not-found');
 
     await page.goto('/public-download/file1/token1');
-    await page.getByTestId('content-placeholder').waitFor();
-    await screenshot(page, 'public-download');
+    await page.getByTestId('public-file-error').waitFor();
+    await screenshot(page, 'public-download-error');
 
     await page.route('**/assets/reset-password*.js', (route) => route.abort());
     await page.goto('/reset-password/whatever');
