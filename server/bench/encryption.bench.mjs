@@ -73,6 +73,7 @@ try {
   const bareFile = path.join(dir, 'bare');
   const disk = new LocalDiskStore(path.join(dir, 'store'));
   const encrypted = new ChunkedEncryptedStore(disk, randomBytes(32));
+  const singleThread = new ChunkedEncryptedStore(disk, randomBytes(32), { hashWorkers: 0 });
   for (let round = 1; round <= rounds; round++) {
     await measure('bare fs write (pipe + fsync)', async () => {
       await pipeline(source(), createWriteStream(bareFile));
@@ -85,12 +86,17 @@ try {
       written = await encrypted.write('sealed', source());
       return written.size;
     });
+    await measure('… hashing on the same thread', async () => {
+      const result = await singleThread.write('sealed-1', source());
+      return result.size;
+    });
     await measure('bare fs read (pipe)', () => drainInto(createReadStream(bareFile)));
     await measure('fs store get, no encryption', async () => drainInto(await disk.get('plain')));
     await measure('fs store get + decrypt', async () => drainInto(await encrypted.read('sealed', written.wrappedKey, written.size)));
-    await Promise.all([rm(bareFile), disk.delete('plain'), encrypted.delete('sealed')]);
+    await Promise.all([rm(bareFile), disk.delete('plain'), encrypted.delete('sealed'), disk.delete('sealed-1')]);
     process.stderr.write(`round ${round}/${rounds} done\n`);
   }
+  await singleThread.close();
   await encrypted.close();
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -1,65 +1,33 @@
-import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
-import { BlobIntegrityError, BlobTooLargeError, type ByteRange } from './blob-store.js';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { BlobIntegrityError, type ByteRange } from './blob-store.js';
 import { aadFor, HEADER_LENGTH, nonceFor, TAG_LENGTH, type ChunkLayout } from './chunk-format.js';
 
-/** Size, SHA-256 and size cap of the plaintext as it streams through sealChunks. */
-export class PlaintextTally {
-  size = 0;
-  /** Why the stream stopped, when it was the source or the size cap and not the store. */
-  failure: unknown;
-  private readonly hash = createHash('sha256');
-
-  constructor(private readonly maxBytes?: number) {}
-
-  add(chunk: Buffer): void {
-    this.size += chunk.length;
-    if (this.maxBytes !== undefined && this.size > this.maxBytes) throw new BlobTooLargeError(this.maxBytes);
-    this.hash.update(chunk);
-  }
-
-  sha256(): string {
-    return this.hash.digest('hex');
-  }
+/** The data key, header and chunk size a file is sealed with. */
+export interface SealKey {
+  key: Buffer;
+  header: Buffer;
+  chunkSize: number;
 }
 
-/** Header, then the plaintext sealed chunk by chunk: at most one chunk is held in memory. */
-export async function* sealChunks(
-  source: AsyncIterable<Buffer | string>,
-  key: Buffer,
-  header: Buffer,
-  chunkSize: number,
-  tally: PlaintextTally,
-): AsyncGenerator<Buffer> {
-  yield header;
-  const pending = Buffer.allocUnsafe(chunkSize);
-  let filled = 0;
-  let index = 0;
-  try {
-    for await (const chunk of source) {
-      const input = toBuffer(chunk);
-      tally.add(input);
-      let offset = 0;
-      while (offset < input.length) {
-        // A full chunk is sealed only once more bytes arrive: only then is it known not to be final.
-        if (filled === chunkSize) {
-          yield sealChunk(key, header, index++, pending, false);
-          filled = 0;
-        }
-        const copied = input.copy(pending, filled, offset);
-        filled += copied;
-        offset += copied;
-      }
-    }
-  } catch (err) {
-    tally.failure = err;
-    throw err;
+/**
+ * Seals `plaintext` as consecutive chunks from chunk `firstIndex` on, returning each chunk's
+ * ciphertext followed by its tag, in stored order. Every chunk is full, except that when `isFinal`
+ * the last one holds the rest (and is empty only when the file is).
+ */
+export function sealChunks(seal: SealKey, firstIndex: number, plaintext: Buffer, isFinal: boolean): Buffer[] {
+  const { key, header, chunkSize } = seal;
+  const count = isFinal ? Math.max(1, Math.ceil(plaintext.length / chunkSize)) : plaintext.length / chunkSize;
+  if (!Number.isInteger(count)) throw new RangeError('Only the final chunk may be partial');
+  const records: Buffer[] = [];
+  for (let i = 0; i < count; i++) {
+    const index = firstIndex + i;
+    const last = isFinal && i === count - 1;
+    const cipher = createCipheriv('aes-256-gcm', key, nonceFor(index)).setAAD(aadFor(header, index, last));
+    records.push(cipher.update(plaintext.subarray(i * chunkSize, (i + 1) * chunkSize)));
+    cipher.final();
+    records.push(cipher.getAuthTag());
   }
-  yield sealChunk(key, header, index, pending.subarray(0, filled), true);
-}
-
-function sealChunk(key: Buffer, header: Buffer, index: number, plaintext: Buffer, isFinal: boolean): Buffer {
-  const cipher = createCipheriv('aes-256-gcm', key, nonceFor(index)).setAAD(aadFor(header, index, isFinal));
-  return Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+  return records;
 }
 
 export interface OpenPlan {

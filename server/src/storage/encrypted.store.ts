@@ -1,19 +1,37 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { assertValidRange } from './blob-key.js';
 import { BlobIntegrityError, type BlobStore, type ByteRange, type EncryptedStore, type EncryptedWriteResult } from './blob-store.js';
-import { openChunks, PlaintextTally, sealChunks, type OpenPlan } from './chunk-cipher.js';
+import { openChunks, type OpenPlan } from './chunk-cipher.js';
 import { assertChunkSize, ChunkLayout, DEFAULT_CHUNK_SIZE, encodeHeader } from './chunk-format.js';
+import { HashPool } from './hash-pool.js';
 import { assertMasterKey, unwrapDataKey, wrapDataKey } from './key-wrap.js';
+import { SealingStream } from './seal-stream.js';
 
 export interface EncryptedStoreOptions {
   /** Plaintext bytes per sealed chunk: the unit a range read fetches and decrypts. */
   chunkSize?: number;
+  /**
+   * Worker threads that compute the SHA-256 of uploads bigger than one batch, started on first use;
+   * 0 hashes on the calling thread. Defaults to one per core beyond the first (1 to 4).
+   */
+  hashWorkers?: number;
+  /** Plaintext bytes sealed (and handed to a hashing worker) at a time, rounded down to whole chunks. */
+  batchBytes?: number;
 }
+
+const DEFAULT_BATCH_BYTES = 1024 * 1024;
+/** Batches of one upload at a hashing worker at once: one being hashed, one waiting. */
+const BATCHES_HASHING = 2;
+/** Batches of one upload sealed ahead of the inner store, so neither waits on the other. */
+const BATCHES_AHEAD = 2;
 
 /** EncryptedStore over any BlobStore; the stored format is described in chunk-format.ts. */
 export class ChunkedEncryptedStore implements EncryptedStore {
   private readonly chunkSize: number;
+  private readonly batchBytes: number;
+  private readonly hashPool: HashPool;
 
   constructor(
     private readonly inner: BlobStore,
@@ -23,26 +41,42 @@ export class ChunkedEncryptedStore implements EncryptedStore {
     assertMasterKey(masterKey);
     this.chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
     assertChunkSize(this.chunkSize);
+    this.batchBytes = this.chunkSize * Math.max(1, Math.floor((options.batchBytes ?? DEFAULT_BATCH_BYTES) / this.chunkSize));
+    const hashWorkers = options.hashWorkers ?? Math.min(4, Math.max(1, availableParallelism() - 1));
+    if (!Number.isSafeInteger(hashWorkers) || hashWorkers < 0) throw new RangeError('hashWorkers must be a whole number, 0 or more');
+    this.hashPool = new HashPool(hashWorkers);
+  }
+
+  /** Hashing worker threads running now (they start with the first upload bigger than one batch). */
+  get hashThreads(): number {
+    return this.hashPool.threads;
   }
 
   async write(key: string, plaintext: Readable, options: { maxBytes?: number } = {}): Promise<EncryptedWriteResult> {
     const dataKey = { key: randomBytes(32), chunkSize: this.chunkSize };
-    const tally = new PlaintextTally(options.maxBytes);
-    const sealed = sealChunks(plaintext, dataKey.key, encodeHeader(this.chunkSize), this.chunkSize, tally);
+    const sealed = new SealingStream(plaintext, {
+      seal: { key: dataKey.key, header: encodeHeader(this.chunkSize), chunkSize: this.chunkSize },
+      maxBytes: options.maxBytes,
+      batchBytes: this.batchBytes,
+      maxHashing: BATCHES_HASHING,
+      maxAhead: BATCHES_AHEAD,
+      hashPool: this.hashPool,
+    });
     let stored: { size: number };
     try {
-      stored = await this.inner.put(key, Readable.from(sealed, { objectMode: false }));
+      stored = await this.inner.put(key, sealed);
     } catch (err) {
+      sealed.destroy();
       plaintext.destroy();
       // The store reports its own side of the failure; the cause is the source or the cap.
-      throw tally.failure ?? err;
+      throw sealed.failure ?? err;
     }
-    const expected = new ChunkLayout(this.chunkSize, tally.size).storedSize;
-    if (stored.size !== expected) {
+    const expected = new ChunkLayout(this.chunkSize, sealed.size).storedSize;
+    if (stored.size !== expected || sealed.sha256 === undefined) {
       await this.inner.delete(key);
       throw new Error(`Stored ${stored.size} bytes for ${key}, expected ${expected}`);
     }
-    return { size: tally.size, sha256: tally.sha256(), wrappedKey: wrapDataKey(this.masterKey, dataKey) };
+    return { size: sealed.size, sha256: sealed.sha256, wrappedKey: wrapDataKey(this.masterKey, dataKey) };
   }
 
   async read(key: string, wrappedKey: string, size: number, range?: ByteRange): Promise<Readable> {
@@ -77,6 +111,7 @@ export class ChunkedEncryptedStore implements EncryptedStore {
   }
 
   async close(): Promise<void> {
+    await this.hashPool.close();
     await this.inner.close();
   }
 }

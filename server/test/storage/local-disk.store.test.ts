@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalDiskStore } from '../../src/storage/local-disk.store.js';
-import { failingStream, streamOf } from './storage-fixtures.js';
+import { failingStream, readAll, streamOf } from './storage-fixtures.js';
 
 describe('local disk store', () => {
   let root: string;
@@ -42,6 +42,16 @@ describe('local disk store', () => {
     await put;
     expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
     expect(await store.stat('pending')).toEqual({ size: 10_000 });
+  });
+
+  it('writes a body of many tiny pieces, and of strings, exactly', async () => {
+    const store = new LocalDiskStore(root);
+    const data = randomBytes(50_000);
+    await store.put('tiny', streamOf(data, 3));
+    await store.put('text', Readable.from(['nimbus ', 'drive']));
+
+    expect((await readAll(store.get('tiny'))).equals(data)).toBe(true);
+    expect((await readAll(store.get('text'))).toString()).toBe('nimbus drive');
   });
 
   it('removes the temp file when the source fails', async () => {
