@@ -24,6 +24,7 @@ export class IndexRequests {
   ) {}
 
   fileChanged(fileId: string): void {
+    if (!this.enabled) return;
     this.track(
       this.queue.enqueue(
         'search.index-file',
@@ -35,7 +36,7 @@ export class IndexRequests {
 
   /** `cascade`: the folder's name changed, and its files mention it. */
   folderChanged(folderId: string | null, cascade = false): void {
-    if (folderId === null) return;
+    if (folderId === null || !this.enabled) return;
     this.track(
       this.queue.enqueue(
         'search.index-folder',
@@ -51,7 +52,6 @@ export class IndexRequests {
   }
 
   private track(work: Promise<unknown>): void {
-    if (!this.enabled) return;
     const tracked = work
       .catch((err: unknown) => this.log.error({ err }, 'could not enqueue search indexing'))
       .finally(() => this.pending.delete(tracked));

@@ -56,13 +56,15 @@ export class SemanticSearchService {
   }
 
   private async retrieve(ownerId: string, parsed: ParsedQuery, filters: SearchFilters) {
-    const [keyword, vector] = await Promise.all([
-      this.entries.keyword(ownerId, parsed.terms, filters, CANDIDATES),
-      this.vectorHits(ownerId, parsed, filters),
-    ]);
+    // The query's embedding is computed on a compute thread while the word search runs here.
+    const vector = this.vectorHits(ownerId, parsed, filters);
+    const keyword = await this.entries.keyword(ownerId, parsed.terms, filters, CANDIDATES).catch(async (err: unknown) => {
+      await vector.catch(() => undefined);
+      throw err;
+    });
     const fused = fuse([
       { items: keyword, weight: 1 },
-      { items: vector, weight: 1 },
+      { items: await vector, weight: 1 },
     ]);
     return fused.map((f) => ({ itemId: f.itemId, itemType: f.itemType }));
   }

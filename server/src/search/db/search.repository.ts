@@ -4,6 +4,9 @@ import type { FileTable, FolderTable, SearchEntryTable, SearchKind } from '../..
 
 export type SearchEntry = Selectable<SearchEntryTable>;
 
+/** Keyword matches ranked before filtering; enough that filters rarely empty the list. */
+const KEYWORD_POOL = 500;
+
 export interface SearchFilters {
   kinds: SearchKind[];
   dateRange: { from: number; to: number } | null;
@@ -60,27 +63,39 @@ export class SearchRepository {
   /** Entries whose words match any term, best first, within the filters (folders ignore kind and date). */
   async keyword(ownerId: string, terms: string[], filters: SearchFilters, limit: number): Promise<{ itemId: string; itemType: string }[]> {
     if (terms.length === 0) return [];
-    const query =
-      this.dialect === 'postgres'
-        ? this.db
-            .selectFrom('searchEntry as e')
-            .where(sql<boolean>`e.body_tsv @@ to_tsquery('english', ${terms.join(' | ')})`)
-            .orderBy(sql`ts_rank_cd(e.body_tsv, to_tsquery('english', ${terms.join(' | ')}))`, 'desc')
-        : this.db
-            .selectFrom(sql<{ rowid: number }>`search_entry_fts`.as('search_entry_fts'))
-            .innerJoin('searchEntry as e', (join) => join.on(sql<boolean>`e.rowid = search_entry_fts.rowid`))
-            .where(sql<boolean>`search_entry_fts match ${terms.map((t) => `"${t}"`).join(' OR ')}`)
-            .orderBy(sql`bm25(search_entry_fts)`);
-    return query.where('e.ownerId', '=', ownerId).where(this.filterSql(filters)).select(['e.itemId', 'e.itemType']).limit(limit).execute();
+    if (this.dialect === 'postgres') {
+      const query = sql`to_tsquery('english', ${terms.join(' | ')})`;
+      return this.db
+        .selectFrom('searchEntry as e')
+        .where('e.ownerId', '=', ownerId)
+        .where(sql<boolean>`e.body_tsv @@ ${query}`)
+        .where(this.filterSql(filters))
+        .orderBy(sql`ts_rank_cd(e.body_tsv, ${query})`, 'desc')
+        .select(['e.itemId', 'e.itemType'])
+        .limit(limit)
+        .execute();
+    }
+    // The owner narrows the match inside FTS5; only the best few hundred are joined and filtered.
+    const match = `owner_id:"${ownerId.replace(/"/g, '')}" AND (${terms.map((t) => `body:"${t}"`).join(' OR ')})`;
+    const { rows } = await sql<{ itemId: string; itemType: string }>`
+      select e.item_id as "itemId", e.item_type as "itemType"
+      from (select rowid, bm25(search_entry_fts, 0.0, 1.0) as score from search_entry_fts
+            where search_entry_fts match ${match} order by score limit ${KEYWORD_POOL}) m
+      join search_entry e on e.rowid = m.rowid
+      where e.owner_id = ${ownerId} and ${this.filterSql(filters)}
+      order by m.score limit ${limit}`.execute(this.db);
+    return rows;
   }
 
-  /** Newest entries within the filters, for queries that are only filters ("videos from last summer"). */
+  /** Newest files within the filters, for queries that are only filters ("videos from last summer"). */
   recent(ownerId: string, filters: SearchFilters, limit: number): Promise<{ itemId: string; itemType: string }[]> {
-    return this.db
-      .selectFrom('searchEntry as e')
-      .where('e.ownerId', '=', ownerId)
-      .where('e.itemType', '=', 'file')
-      .where(this.filterSql(filters))
+    let query = this.db.selectFrom('searchEntry as e').where('e.ownerId', '=', ownerId).where('e.itemType', '=', 'file');
+    // Plain conditions (no OR with folders) so the (owner, kind, date) index serves them.
+    if (filters.kinds.length > 0) query = query.where('e.kind', 'in', filters.kinds);
+    if (filters.dateRange)
+      query = query.where('e.contentDate', '>=', filters.dateRange.from).where('e.contentDate', '<', filters.dateRange.to);
+    return query
+      .where(this.filterSql({ ...filters, kinds: [], dateRange: null }))
       .select(['e.itemId', 'e.itemType'])
       .orderBy('e.contentDate', 'desc')
       .limit(limit)
@@ -88,37 +103,39 @@ export class SearchRepository {
   }
 
   /** The owner's non-trashed files among `ids` (entries may outlive or lag their files). */
-  liveFiles(ownerId: string, ids: string[]): Promise<FileTable[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('file')
-      .selectAll()
-      .where('ownerId', '=', ownerId)
-      .where('id', 'in', ids)
-      .where('trashedAt', 'is', null)
-      .execute();
+  async liveFiles(ownerId: string, ids: string[]): Promise<FileTable[]> {
+    if (ids.length === 0) return [];
+    // By primary key only: an owner condition tempts the planner into scanning the owner's index.
+    const rows = await this.db.selectFrom('file').selectAll().where('id', 'in', ids).execute();
+    return rows.filter((r) => r.ownerId === ownerId && r.trashedAt === null);
   }
 
-  liveFolders(ownerId: string, ids: string[]): Promise<FolderTable[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db
-      .selectFrom('folder')
-      .selectAll()
-      .where('ownerId', '=', ownerId)
-      .where('id', 'in', ids)
-      .where('trashedAt', 'is', null)
-      .execute();
+  async liveFolders(ownerId: string, ids: string[]): Promise<FolderTable[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('folder').selectAll().where('id', 'in', ids).execute();
+    return rows.filter((r) => r.ownerId === ownerId && r.trashedAt === null);
   }
 
+  /** Whether any of the owner's entries was made at a place whose name contains `place`. */
   async hasPlace(ownerId: string, place: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('searchEntry')
-      .select('itemId')
-      .where('ownerId', '=', ownerId)
-      .where(sql<boolean>`lower(place) like ${`%${place.replace(/[\\%_]/g, '')}%`}`)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+    const like = `%${place.replace(/[\\%_]/g, '')}%`;
+    if (this.dialect === 'postgres') {
+      const row = await this.db
+        .selectFrom('searchEntry')
+        .select('itemId')
+        .where('ownerId', '=', ownerId)
+        .where(sql<boolean>`body_tsv @@ plainto_tsquery('english', ${place})`)
+        .where(sql<boolean>`lower(place) like ${like}`)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    }
+    // Place names are part of the words, so the word index finds the candidates.
+    const match = `owner_id:"${ownerId.replace(/"/g, '')}" AND body:"${place.replace(/"/g, '')}"`;
+    const { rows } = await sql`
+      select 1 from (select rowid from search_entry_fts where search_entry_fts match ${match} limit ${KEYWORD_POOL}) m
+      join search_entry e on e.rowid = m.rowid where lower(e.place) like ${like} limit 1`.execute(this.db);
+    return rows.length > 0;
   }
 
   /** The filters as one SQL condition on alias `e`; folders have no kind or date, so those never exclude them. */

@@ -1,9 +1,24 @@
 import type { SearchKind } from '../../db/schema.js';
-import type { SearchRepository, VectorRow } from '../db/search.repository.js';
-import { asInt8 } from '../embed/quantize.js';
+import type { SearchRepository } from '../db/search.repository.js';
+import { KINDS, OwnerVectors, sketch } from './owner-vectors.js';
 
-const KINDS: (SearchKind | null)[] = [null, 'photo', 'video', 'document', 'scan', 'audio', 'other'];
 const MAX_OWNERS = 8;
+/**
+ * Rows are re-read this far back from the newest one seen: another process may commit a row
+ * stamped slightly earlier than one already read. Re-reading a row that did not change is skipped.
+ */
+const REREAD_MS = 5_000;
+/** Up to this many vectors every one is scored exactly; beyond, a sign-bit pass picks candidates. */
+const EXACT_LIMIT = 20_000;
+/** Candidates kept by the sign-bit pass: generous, since its ranking is only approximate. */
+const SHORTLIST = (n: number) => Math.max(2_000, Math.ceil(n / 40));
+
+/** Bits set in each 16-bit value. */
+const POPCOUNT = Uint8Array.from({ length: 65536 }, (_, v) => {
+  let c = 0;
+  for (let x = v; x; x &= x - 1) c++;
+  return c;
+});
 
 export interface VectorFilter {
   kinds: SearchKind[];
@@ -18,70 +33,8 @@ export interface VectorHit {
   score: number;
 }
 
-/** One owner's vectors of one model, as flat arrays so a scan touches contiguous memory. */
-class OwnerVectors {
-  ids: string[] = [];
-  isFolder = new Uint8Array(64);
-  kinds = new Uint8Array(64);
-  dates = new Float64Array(64);
-  places: (string | null)[] = [];
-  norms = new Float32Array(64);
-  vectors: Int8Array;
-  position = new Map<string, number>();
-  latest = 0;
-
-  constructor(
-    readonly modelId: string,
-    readonly dims: number,
-  ) {
-    this.vectors = new Int8Array(64 * dims);
-  }
-
-  apply(row: VectorRow): void {
-    this.latest = Math.max(this.latest, row.indexedAt);
-    const usable = row.modelId === this.modelId && row.embedding !== null && row.embedding.length === this.dims;
-    let i = this.position.get(row.itemId);
-    if (i === undefined) {
-      if (!usable) return;
-      i = this.ids.length;
-      this.grow(i + 1);
-      this.ids.push(row.itemId);
-      this.places.push(null);
-      this.position.set(row.itemId, i);
-    }
-    this.isFolder[i] = row.itemType === 'folder' ? 1 : 0;
-    this.kinds[i] = KINDS.indexOf(row.kind);
-    this.dates[i] = row.contentDate ?? 0;
-    this.places[i] = row.place?.toLowerCase() ?? null;
-    if (!usable) {
-      this.norms[i] = 0;
-      return;
-    }
-    const vector = asInt8(row.embedding as Buffer);
-    this.vectors.set(vector, i * this.dims);
-    let sum = 0;
-    for (const v of vector) sum += v * v;
-    this.norms[i] = Math.sqrt(sum);
-  }
-
-  private grow(size: number): void {
-    if (size <= this.norms.length) return;
-    const capacity = Math.max(size, this.norms.length * 2);
-    const widen = <T extends Uint8Array | Float32Array | Float64Array | Int8Array>(old: T, make: (n: number) => T, n: number): T => {
-      const next = make(n);
-      next.set(old as never);
-      return next;
-    };
-    this.isFolder = widen(this.isFolder, (n) => new Uint8Array(n), capacity);
-    this.kinds = widen(this.kinds, (n) => new Uint8Array(n), capacity);
-    this.dates = widen(this.dates, (n) => new Float64Array(n), capacity);
-    this.norms = widen(this.norms, (n) => new Float32Array(n), capacity);
-    this.vectors = widen(this.vectors, (n) => new Int8Array(n), capacity * this.dims);
-  }
-}
-
 /**
- * Exact nearest-neighbour search over an owner's vectors, cached in memory and brought up to date
+ * Nearest-neighbour search over an owner's vectors, cached in memory and brought up to date
  * from the database before every query (only rows indexed since the last look are read), so
  * several server processes stay correct without sharing anything but the database.
  */
@@ -92,47 +45,79 @@ export class VectorIndex {
 
   async search(ownerId: string, modelId: string, query: Float32Array, filter: VectorFilter, limit: number): Promise<VectorHit[]> {
     const data = await this.refresh(ownerId, modelId, query.length);
-    const kindCodes = new Set(filter.kinds.map((k) => KINDS.indexOf(k)));
+    const eligible = this.eligible(data, filter);
+    const candidates = data.size > EXACT_LIMIT ? shortlist(data, query, eligible, SHORTLIST(data.size)) : eligible;
     const hits: VectorHit[] = [];
-    let floor = -Infinity;
     const { dims, vectors } = data;
-    for (let i = 0; i < data.ids.length; i++) {
-      const norm = data.norms[i] as number;
-      if (norm === 0) continue;
-      const folder = data.isFolder[i] === 1;
-      if (!folder && kindCodes.size > 0 && !kindCodes.has(data.kinds[i] as number)) continue;
-      if (
-        !folder &&
-        filter.dateRange &&
-        ((data.dates[i] as number) < filter.dateRange.from || (data.dates[i] as number) >= filter.dateRange.to)
-      )
-        continue;
+    for (const i of candidates) {
+      let dot = 0;
+      const base = i * dims;
+      for (let d = 0; d < dims; d++) dot += (vectors[base + d] as number) * (query[d] as number);
+      hits.push({
+        itemId: data.ids[i] as string,
+        itemType: data.isFolder[i] === 1 ? 'folder' : 'file',
+        score: dot / (data.norms[i] as number),
+      });
+    }
+    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+  }
+
+  private eligible(data: OwnerVectors, filter: VectorFilter): Int32Array {
+    const kindCodes = new Set(filter.kinds.map((k) => KINDS.indexOf(k)));
+    const out = new Int32Array(data.size);
+    let n = 0;
+    for (let i = 0; i < data.size; i++) {
+      if (data.norms[i] === 0) continue;
+      if (data.isFolder[i] !== 1) {
+        if (kindCodes.size > 0 && !kindCodes.has(data.kinds[i] as number)) continue;
+        const date = data.dates[i] as number;
+        if (filter.dateRange && (date < filter.dateRange.from || date >= filter.dateRange.to)) continue;
+      }
       if (filter.place !== null) {
         const place = data.places[i];
         if (!place || (filter.place !== true && !place.includes(filter.place))) continue;
       }
-      let dot = 0;
-      const base = i * dims;
-      for (let d = 0; d < dims; d++) dot += (vectors[base + d] as number) * (query[d] as number);
-      const score = dot / norm;
-      if (score <= floor) continue;
-      hits.push({ itemId: data.ids[i] as string, itemType: folder ? 'folder' : 'file', score });
-      if (hits.length >= limit * 4) {
-        hits.sort((a, b) => b.score - a.score).length = limit;
-        floor = (hits[limit - 1] as VectorHit).score;
-      }
+      out[n++] = i;
     }
-    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+    return out.subarray(0, n);
   }
 
   private async refresh(ownerId: string, modelId: string, dims: number): Promise<OwnerVectors> {
     let data = this.owners.get(ownerId);
     if (!data || data.modelId !== modelId || data.dims !== dims) data = new OwnerVectors(modelId, dims);
-    for (const row of await this.entries.vectorsSince(ownerId, data.latest)) data.apply(row);
+    for (const row of await this.entries.vectorsSince(ownerId, data.latest > 0 ? data.latest - REREAD_MS : 0)) data.apply(row);
     // Least recently used last: re-inserting moves the owner to the end.
     this.owners.delete(ownerId);
     this.owners.set(ownerId, data);
     if (this.owners.size > MAX_OWNERS) this.owners.delete(this.owners.keys().next().value as string);
     return data;
   }
+}
+
+/**
+ * The `keep` candidates whose sign bits differ least from the query's (Hamming distance over
+ * the sketches: ~30x less work than exact scores), found with a histogram instead of a sort.
+ */
+function shortlist(data: OwnerVectors, query: Float32Array, eligible: Int32Array, keep: number): Int32Array {
+  if (eligible.length <= keep) return eligible;
+  const { words, sketches } = data;
+  const q = sketch(query, words);
+  const distances = new Uint16Array(eligible.length);
+  const histogram = new Uint32Array(words * 32 + 1);
+  for (let n = 0; n < eligible.length; n++) {
+    const base = (eligible[n] as number) * words;
+    let distance = 0;
+    for (let w = 0; w < words; w++) {
+      const x = ((sketches[base + w] as number) ^ (q[w] as number)) >>> 0;
+      distance += (POPCOUNT[x & 0xffff] as number) + (POPCOUNT[x >>> 16] as number);
+    }
+    distances[n] = distance;
+    histogram[distance] = (histogram[distance] as number) + 1;
+  }
+  let threshold = 0;
+  for (let seen = 0; threshold < histogram.length && seen < keep; threshold++) seen += histogram[threshold] as number;
+  const out = new Int32Array(eligible.length);
+  let m = 0;
+  for (let n = 0; n < eligible.length; n++) if ((distances[n] as number) < threshold) out[m++] = eligible[n] as number;
+  return out.subarray(0, m);
 }

@@ -17,7 +17,8 @@ const KIND_PHRASE: Record<SearchKind, string> = {
   audio: 'an audio recording',
   other: 'a file',
 };
-const SUMMARY_WORDS = 90;
+/** The model's cost grows with length; the first words of a document say the most about it. */
+const SUMMARY_WORDS = 50;
 
 /** Camera and phone defaults (IMG_2041, DSC01234, PXL_2024…, VID-…) say nothing about the content. */
 export function isGenericName(name: string): boolean {
