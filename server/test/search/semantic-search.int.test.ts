@@ -10,7 +10,7 @@ describe('AI search through the API', () => {
   let aliceUserId: string;
 
   beforeAll(async () => {
-    h = await createSearchApp({ logLevel: 'error' });
+    h = await createSearchApp();
     alice = new TestBrowser(h.app);
     bob = new TestBrowser(h.app);
     aliceUserId = (await alice.signUp()).id;

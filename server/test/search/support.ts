@@ -40,6 +40,5 @@ export async function createSearchApp(config: Parameters<typeof createTestApp>[0
 
 export async function semanticSearch(browser: TestBrowser, query: unknown, userId?: unknown) {
   const response = await browser.post('/file-service/semantic-search', { query, userId });
-  if (response.statusCode !== 200) console.log(response.body);
   return { status: response.statusCode, body: response.json() as { files: FileDto[]; folders: FolderDto[] } };
 }
