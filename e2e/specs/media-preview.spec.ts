@@ -12,8 +12,8 @@ let page: Page;
 const uploaded: ListedFile[] = [];
 
 beforeAll(async () => {
-  const fixtures = makeMediaFixtures();
-  [server, browser] = await Promise.all([startNimbus(), connectBrowser()]);
+  const [fixtures, started, connected] = await Promise.all([makeMediaFixtures(), startNimbus(), connectBrowser()]);
+  [server, browser] = [started, connected];
   ({ context, page } = await newSession(browser, server.baseUrl));
   await signUp(page, uniqueEmail('media'));
   // Oldest first: red, green, blue, then the video.

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -55,44 +55,52 @@ export interface MediaFixtures {
   video: { name: string; buffer: Buffer; mimeType: string };
 }
 
-function ffmpeg(args: string[]): void {
-  execFileSync('/usr/bin/ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], { stdio: 'inherit' });
+function ffmpeg(args: string[]): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile('/usr/bin/ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...args], (error) => (error ? reject(error) : resolve())),
+  );
 }
 
 /** Three small photos and a 6-second VP8 WebM with a key frame every second, made with ffmpeg. */
-export function makeMediaFixtures(): MediaFixtures {
-  const dir = mkdtempSync(path.join(tmpdir(), 'nimbus-media-'));
+export async function makeMediaFixtures(): Promise<MediaFixtures> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'nimbus-media-'));
   try {
     const colors = ['red', 'green', 'blue'];
-    for (const color of colors)
-      ffmpeg(['-f', 'lavfi', '-i', `color=c=${color}:s=640x480`, '-frames:v', '1', path.join(dir, `${color}.jpg`)]);
-    ffmpeg([
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=320x240:rate=25',
-      '-t',
-      '6',
-      '-c:v',
-      'libvpx',
-      '-b:v',
-      '300k',
-      '-g',
-      '25',
-      '-pix_fmt',
-      'yuv420p',
-      path.join(dir, 'clip.webm'),
+    const video = path.join(dir, 'clip.webm');
+    await Promise.all([
+      ...colors.map((color) =>
+        ffmpeg(['-f', 'lavfi', '-i', `color=c=${color}:s=640x480`, '-frames:v', '1', path.join(dir, `${color}.jpg`)]),
+      ),
+      ffmpeg([
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc=size=320x240:rate=25',
+        '-t',
+        '6',
+        '-c:v',
+        'libvpx',
+        '-b:v',
+        '300k',
+        '-g',
+        '25',
+        '-pix_fmt',
+        'yuv420p',
+        video,
+      ]),
     ]);
     return {
-      photos: colors.map((color) => ({
-        name: `${color}.jpg`,
-        buffer: readFileSync(path.join(dir, `${color}.jpg`)),
-        mimeType: 'image/jpeg',
-      })),
-      video: { name: 'clip.webm', buffer: readFileSync(path.join(dir, 'clip.webm')), mimeType: 'video/webm' },
+      photos: await Promise.all(
+        colors.map(async (color) => ({
+          name: `${color}.jpg`,
+          buffer: await readFile(path.join(dir, `${color}.jpg`)),
+          mimeType: 'image/jpeg',
+        })),
+      ),
+      video: { name: 'clip.webm', buffer: await readFile(video), mimeType: 'video/webm' },
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
