@@ -8,6 +8,9 @@ const integration = ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'];
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Test files build their own apps and databases and share no module state, so they can
+    // share one module cache per worker: importing the server once per file dominated the run.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
