@@ -15,8 +15,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: integration } },
-      { extends: true, test: { name: 'sqlite', include: integration, env: { NIMBUS_TEST_DB: 'sqlite' } } },
-      { extends: true, test: { name: 'postgres', include: integration, env: { NIMBUS_TEST_DB: 'postgres' } } },
+      { extends: true, test: { name: 'sqlite', include: integration, provide: { testDialect: 'sqlite' } } },
+      { extends: true, test: { name: 'postgres', include: integration, provide: { testDialect: 'postgres' } } },
     ],
   },
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, testDialect, type TestApp } from '../helpers/test-app.js';
 
-describe.runIf(testDialect === 'postgres')('when PostgreSQL drops idle connections', () => {
+describe.runIf(testDialect() === 'postgres')('when PostgreSQL drops idle connections', () => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -4,12 +4,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp, type AppDeps } from '../../src/app.js';
 import type { Config, DatabaseConfig } from '../../src/config.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
-export const testDialect: TestDialect = process.env.NIMBUS_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+/**
+ * The database of the vitest project running the current file. Read per call, through the
+ * project's provided value: workers share a module cache across files (isolate: false).
+ */
+export function testDialect(): TestDialect {
+  return inject('testDialect') === 'postgres' ? 'postgres' : 'sqlite';
+}
 const PG_ADMIN_URL = process.env.NIMBUS_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface TestDatabase {
@@ -18,7 +25,7 @@ export interface TestDatabase {
 }
 
 /** A brand-new empty database of the dialect under test, dropped afterwards. */
-export async function createTestDatabase(dataDir: string, dialect: TestDialect = testDialect): Promise<TestDatabase> {
+export async function createTestDatabase(dataDir: string, dialect: TestDialect = testDialect()): Promise<TestDatabase> {
   if (dialect === 'sqlite') return { config: { driver: 'sqlite', path: path.join(dataDir, 'test.sqlite') }, drop: async () => {} };
   const name = `nimbus_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -78,4 +85,10 @@ export async function createTestApp(overrides: Partial<Config> = {}, deps: AppDe
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testDialect: TestDialect;
+  }
 }
