@@ -31,19 +31,21 @@ it('runs at most `slots` CPU-heavy jobs at once while light jobs keep flowing', 
   const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
   let heavyNow = 0;
   let heavyMost = 0;
-  let lightDuringHeavy = 0;
+  let heavyStarted = 0;
+  let lightDone = 0;
   let release: () => void = () => undefined;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const noop = async () => undefined;
   const handlers = Object.fromEntries(Object.values(JOB).map((name) => [name, noop])) as unknown as JobHandlers;
   handlers[JOB.searchIndexFile] = async () => {
     heavyNow++;
+    heavyStarted++;
     heavyMost = Math.max(heavyMost, heavyNow);
     await gate;
     heavyNow--;
   };
   handlers[JOB.blobDelete] = async () => {
-    if (heavyNow > 0) lightDuringHeavy++;
+    lightDone++;
   };
   const queue = new JobQueue(handle.db, handle.dialect, clock);
   for (let i = 0; i < 3; i++) await queue.enqueue(JOB.searchIndexFile, { fileId: `f${i}` });
@@ -56,7 +58,9 @@ it('runs at most `slots` CPU-heavy jobs at once while light jobs keep flowing', 
     cpuHeavy: { names: heavy, slots: 1 },
   });
   worker.start();
-  await expect.poll(() => lightDuringHeavy, { timeout: 20_000 }).toBe(3);
+  // The first heavy job holds the only slot until released: light jobs must still all run.
+  await expect.poll(() => lightDone, { timeout: 20_000 }).toBe(3);
+  await expect.poll(() => heavyStarted, { timeout: 20_000 }).toBe(1);
   release();
   await expect.poll(async () => (await handle.db.selectFrom('job').select('id').execute()).length, { timeout: 20_000 }).toBe(0);
   await worker.stop();
