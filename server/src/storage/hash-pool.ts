@@ -55,7 +55,8 @@ class PooledWorker {
   private stopReason: Error | undefined;
 
   constructor(onExit: (worker: PooledWorker) => void) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, name: 'nimbus-sha256' });
+    // No inherited execArgv: a flag like --input-type=module would make the source an ES module.
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], name: 'nimbus-sha256' });
     // Idle, it does not keep the process alive; add() refs it while a job depends on it.
     this.worker.unref();
     this.worker.on('message', (reply: HashReply) => this.receive(reply));
