@@ -71,7 +71,7 @@ describe('authentication screen', () => {
     await page.getByRole('heading', { name: 'Photos and Videos' }).waitFor();
     await screenshot(page, 'media');
     await page.getByRole('link', { name: 'Trash' }).first().click();
-    await page.getByRole('heading', { name: 'Trash' }).waitFor();
+    await page.getByRole('heading', { name: 'Trash' }).first().waitFor();
     await screenshot(page, 'trash');
     await page.getByRole('button', { name: 'ADD NEW' }).click();
     await page.getByRole('menuitem', { name: 'Upload Folder' }).waitFor();
