@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 
 interface VirtualGridProps {
   count: number;
@@ -42,18 +43,40 @@ export function VirtualGrid(props: VirtualGridProps) {
   const { count, scrollRef, rowHeight, minColumnWidth, gap = 0, overscan = 4, renderItem } = props;
   const container = useRef<HTMLDivElement>(null);
   const [view, setView] = useState<Viewport>({ width: 0, first: 0, last: 0 });
+  /** Where the grid starts inside the scrolled content, and the sizes that only change on resize. */
+  const layout = useRef({ offset: 0, width: 0, height: 0 });
+
+  /** The rows near the visible area, from the scroll position alone (no layout read while scrolling). */
+  const update = useCallback(
+    (sync: boolean) => {
+      const scroller = scrollRef.current;
+      if (!scroller) return;
+      const { offset, width, height } = layout.current;
+      const top = offset - scroller.scrollTop;
+      const first = Math.max(0, Math.floor(-top / rowHeight) - overscan);
+      const last = Math.max(first, Math.ceil((height - top) / rowHeight) + overscan);
+      const apply = () =>
+        setView((current) =>
+          current.width === width && current.first === first && current.last === last ? current : { width, first, last },
+        );
+      // While scrolling, new rows are committed in the same frame so no blank rows are painted.
+      if (sync) flushSync(apply);
+      else apply();
+    },
+    [scrollRef, rowHeight, overscan],
+  );
 
   const measure = useCallback(() => {
     const element = container.current;
     const scroller = scrollRef.current;
     if (!element || !scroller) return;
-    const width = element.clientWidth || FALLBACK_WIDTH;
-    const height = scroller.clientHeight || FALLBACK_HEIGHT;
-    const top = element.getBoundingClientRect().top - scroller.getBoundingClientRect().top;
-    const first = Math.max(0, Math.floor(-top / rowHeight) - overscan);
-    const last = Math.max(first, Math.ceil((height - top) / rowHeight) + overscan);
-    setView((current) => (current.width === width && current.first === first && current.last === last ? current : { width, first, last }));
-  }, [scrollRef, rowHeight, overscan]);
+    layout.current = {
+      offset: element.getBoundingClientRect().top - scroller.getBoundingClientRect().top + scroller.scrollTop,
+      width: element.clientWidth || FALLBACK_WIDTH,
+      height: scroller.clientHeight || FALLBACK_HEIGHT,
+    };
+    update(false);
+  }, [scrollRef, update]);
 
   useLayoutEffect(measure, [measure, count]);
 
@@ -61,26 +84,18 @@ export function VirtualGrid(props: VirtualGridProps) {
     const scroller = scrollRef.current;
     const element = container.current;
     if (!scroller || !element) return;
-    let frame = 0;
-    const schedule = () => {
-      if (frame) return;
-      frame = requestAnimationFrame(() => {
-        frame = 0;
-        measure();
-      });
-    };
-    scroller.addEventListener('scroll', schedule, { passive: true });
-    const resize = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(schedule);
+    const onScroll = () => update(true);
+    scroller.addEventListener('scroll', onScroll, { passive: true });
+    const resize = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
     resize?.observe(scroller);
     resize?.observe(element);
     // Content above the grid that grows or shrinks moves the grid without a scroll event.
     if (scroller.firstElementChild) resize?.observe(scroller.firstElementChild);
     return () => {
-      cancelAnimationFrame(frame);
-      scroller.removeEventListener('scroll', schedule);
+      scroller.removeEventListener('scroll', onScroll);
       resize?.disconnect();
     };
-  }, [scrollRef, measure]);
+  }, [scrollRef, measure, update]);
 
   const columns = columnsFor(view.width || FALLBACK_WIDTH, minColumnWidth, gap);
   const rows = Math.ceil(count / columns);
