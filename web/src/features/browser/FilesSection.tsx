@@ -23,6 +23,7 @@ interface FilesSectionProps {
 export function FilesSection({ title, scope, scrollRef }: FilesSectionProps) {
   const query = useFileListQuery(scope);
   const listView = useAppSelector((state) => state.general.listView);
+  const sortBy = useAppSelector((state) => state.filter.sortBy);
   const files = useMemo<FileDto[]>(() => query.data?.pages.flat() ?? [], [query.data]);
   const sentinel = useRef<HTMLDivElement>(null);
 
@@ -31,8 +32,10 @@ export function FilesSection({ title, scope, scrollRef }: FilesSectionProps) {
     rootRef: scrollRef,
     hasNextPage: query.hasNextPage,
     isFetching: query.isFetching,
+    hasFailed: query.isFetchNextPageError,
     fetchNextPage: () => query.fetchNextPage({ cancelRefetch: false }),
     pageCount: query.data?.pages.length ?? 0,
+    listKey: JSON.stringify([scope, sortBy]),
   });
 
   return (

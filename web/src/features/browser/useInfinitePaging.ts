@@ -17,46 +17,69 @@ interface PagingOptions {
   hasNextPage: boolean;
   /** Any load of the list is running (the first page, a next page or a refresh). */
   isFetching: boolean;
+  /** The last next-page load failed (it is tried again when the sentinel comes back into view). */
+  hasFailed: boolean;
   fetchNextPage: () => Promise<unknown>;
-  /** Changes whenever a page arrives, so a sentinel still on screen asks for one more. */
+  /** Pages loaded so far. */
   pageCount: number;
+  /** Identifies the list (folder, search, sort order): a new list starts its paging afresh. */
+  listKey: string;
 }
 
 /**
  * Fetches the next page when the sentinel at the end of the list is 10 % visible and the previous load
- * has finished; exactly one request per page even when the sentinel stays in view.
+ * has finished; exactly one request per page, also while the sentinel stays in view.
  */
-export function useInfinitePaging({ sentinelRef, rootRef, hasNextPage, isFetching, fetchNextPage, pageCount }: PagingOptions) {
+export function useInfinitePaging(options: PagingOptions) {
+  const { sentinelRef, rootRef, hasNextPage, isFetching, hasFailed, fetchNextPage, pageCount, listKey } = options;
   const visible = useRef(false);
-  const inFlight = useRef(false);
-  const latest = useRef({ hasNextPage, isFetching, fetchNextPage });
-  latest.current = { hasNextPage, isFetching, fetchNextPage };
+  /** The page count for which the next page was already asked for. */
+  const requestedAt = useRef(-1);
+  const latest = useRef({ hasNextPage, isFetching, hasFailed, fetchNextPage, pageCount });
+  latest.current = { hasNextPage, isFetching, hasFailed, fetchNextPage, pageCount };
+  const observer = useRef<IntersectionObserver | null>(null);
 
   const maybeFetch = useRef(() => {
-    const { hasNextPage: more, isFetching: busy, fetchNextPage: fetchNext } = latest.current;
-    if (!more || busy || inFlight.current || !sentinelRef.current) return;
+    const state = latest.current;
+    if (!state.hasNextPage || state.isFetching || requestedAt.current === state.pageCount || !sentinelRef.current) return;
     // The observer reports asynchronously; the list may have grown since its last word, so measure now.
     const share = visibleShare(sentinelRef.current, rootRef.current);
     if (!(share === null ? visible.current : share >= SENTINEL_THRESHOLD)) return;
-    inFlight.current = true;
-    void fetchNext().finally(() => {
-      inFlight.current = false;
-    });
+    requestedAt.current = state.pageCount;
+    void state.fetchNextPage();
   }).current;
 
   useEffect(() => {
     const sentinel = sentinelRef.current;
     if (!sentinel || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(
+    observer.current = new IntersectionObserver(
       ([entry]) => {
         visible.current = !!entry && entry.isIntersecting && entry.intersectionRatio >= SENTINEL_THRESHOLD;
+        // A failed page is tried again once the sentinel comes (back) into view.
+        if (visible.current && latest.current.hasFailed && !latest.current.isFetching) requestedAt.current = -1;
         maybeFetch();
       },
       { root: rootRef.current, threshold: SENTINEL_THRESHOLD },
     );
-    observer.observe(sentinel);
-    return () => observer.disconnect();
+    observer.current.observe(sentinel);
+    return () => {
+      observer.current?.disconnect();
+      observer.current = null;
+    };
   }, [sentinelRef, rootRef, maybeFetch]);
 
-  useEffect(maybeFetch, [hasNextPage, isFetching, pageCount, maybeFetch]);
+  useEffect(() => {
+    requestedAt.current = -1;
+  }, [listKey]);
+
+  useEffect(() => {
+    maybeFetch();
+    // An observer reports changes only: if a page pushed the sentinel away and a scroll brought it back within
+    // one frame, it would stay silent. Observing again makes it report where the sentinel is now.
+    const sentinel = sentinelRef.current;
+    if (!isFetching && sentinel && observer.current) {
+      observer.current.unobserve(sentinel);
+      observer.current.observe(sentinel);
+    }
+  }, [hasNextPage, isFetching, pageCount, maybeFetch, sentinelRef]);
 }
