@@ -100,6 +100,7 @@ describe('organizing', () => {
     await item(page, 'Plans').dblclick();
     await page.waitForURL(`**/folder/${plans}`);
     await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('button', { name: 'Plans' }).waitFor();
+    await item(page, 'Archive').waitFor();
     expect(await itemNames(page, 'Folders')).toEqual(['Docs', 'Archive']);
     await item(page, 'Archive').dblclick();
     await page.waitForURL(`**/folder/${archive._id}`);
@@ -240,6 +241,8 @@ describe('views', () => {
       for (const name of ['b.txt', 'c.txt', 'a.txt']) await apiUploadFiles(p, [name]);
       for (const name of ['Beta', 'Alpha']) await apiCreateFolder(p, name);
     });
+    await item(page, 'a.txt').waitFor();
+    await item(page, 'Alpha').waitFor();
     expect(await itemNames(page, 'Files')).toEqual(['a.txt', 'c.txt', 'b.txt']);
     expect(await itemNames(page, 'Folders')).toEqual(['Alpha', 'Beta']);
 
@@ -260,6 +263,7 @@ describe('views', () => {
 
     await page.reload();
     await row(page, 'a.txt').waitFor();
+    await item(page, 'Alpha').waitFor();
     expect(await itemNames(page, 'Files')).toEqual(['a.txt', 'b.txt', 'c.txt']);
     expect(await itemNames(page, 'Folders')).toEqual(['Alpha', 'Beta']);
     expect(await page.getByRole('button', { name: 'List view' }).getAttribute('aria-pressed')).toBe('true');
@@ -273,6 +277,7 @@ describe('views', () => {
     await page.getByRole('button', { name: 'Grid view' }).click();
     await page.reload();
     await item(page, 'c.txt').waitFor();
+    await item(page, 'Beta').waitFor();
     expect(await itemNames(page, 'Files')).toEqual(['c.txt', 'b.txt', 'a.txt']);
     expect(await itemNames(page, 'Folders')).toEqual(['Beta', 'Alpha']);
     await context.close();
