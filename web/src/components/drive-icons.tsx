@@ -1,26 +1,4 @@
-interface IconProps {
-  className?: string;
-  title?: string;
-}
-
-/** Material-style 24px glyphs of the file browser; decorative unless a title is given. */
-function icon(path: string) {
-  return function Icon({ className = 'size-5', title }: IconProps) {
-    return (
-      <svg
-        viewBox="0 0 24 24"
-        fill="currentColor"
-        className={className}
-        aria-hidden={title ? undefined : true}
-        role={title ? 'img' : undefined}
-      >
-        {title && <title>{title}</title>}
-        <path d={path} />
-      </svg>
-    );
-  };
-}
-
+import { icon } from './icons';
 export const ChevronDownIcon = icon('M16.59 8.59 12 13.17 7.41 8.59 6 10l6 6 6-6z');
 export const ChevronRightIcon = icon('M10 6 8.59 7.41 13.17 12l-4.58 4.59L10 18l6-6z');
 export const GridViewIcon = icon(

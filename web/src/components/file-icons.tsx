@@ -1,26 +1,4 @@
-interface IconProps {
-  className?: string;
-  title?: string;
-}
-
-/** Material-style 24px glyphs for files, media and popups; decorative unless a title is given. */
-function glyph(path: string) {
-  return function Glyph({ className = 'size-5', title }: IconProps) {
-    return (
-      <svg
-        viewBox="0 0 24 24"
-        fill="currentColor"
-        className={className}
-        aria-hidden={title ? undefined : true}
-        role={title ? 'img' : undefined}
-      >
-        {title && <title>{title}</title>}
-        <path d={path} />
-      </svg>
-    );
-  };
-}
-
+import { icon as glyph } from './icons';
 export const MinimizeIcon = glyph('M7.41 8.59 12 13.17l4.59-4.58L18 10l-6 6-6-6 1.41-1.41z');
 export const ExpandIcon = glyph('M7.41 15.41 12 10.83l4.59 4.58L18 14l-6-6-6 6z');
 export const CancelCircleIcon = glyph(

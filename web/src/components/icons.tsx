@@ -1,10 +1,10 @@
-interface IconProps {
+export interface IconProps {
   className?: string;
   title?: string;
 }
 
 /** Material-style 24px glyphs; decorative unless a title is given. */
-function icon(path: string) {
+export function icon(path: string) {
   return function Icon({ className = 'size-5', title }: IconProps) {
     return (
       <svg
