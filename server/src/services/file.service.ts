@@ -43,12 +43,13 @@ export class FileService {
     const spansDrive = q.mediaMode || q.search !== undefined;
     const folderId = q.parent === ROOT || spansDrive ? null : (await this.folders.get(ownerId, q.parent)).id;
     const limit = q.limit ?? (q.mediaMode ? LIMITS.mediaPageSize : LIMITS.pageSize);
-    const cursor =
-      q.startAt && q.startAtDate !== undefined
-        ? { uploadedAt: Date.parse(q.startAtDate), nameKey: nameKeyOf(q.startAtName ?? ''), id: q.startAtId }
-        : q.startAt && q.startAtName !== undefined
-          ? { uploadedAt: 0, nameKey: nameKeyOf(q.startAtName), id: q.startAtId }
-          : undefined;
+    const cursor = q.startAt
+      ? {
+          uploadedAt: q.startAtDate === undefined ? undefined : Date.parse(q.startAtDate),
+          nameKey: q.startAtName === undefined ? undefined : nameKeyOf(q.startAtName),
+          id: q.startAtId,
+        }
+      : undefined;
     return this.uow.repos.files.list({
       ownerId,
       folderId,

@@ -7,6 +7,7 @@ import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const SORTS = ['date_asc', 'date_desc', 'alp_asc', 'alp_desc'] as const;
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function row(ownerId: string, filename: string, uploadedAt: number): FileRow {
   return {
@@ -67,8 +68,8 @@ describe('keyset paging', () => {
       rows.push(row(ownerId, tied ? 'Same.txt' : `name-${i % 7}.txt`, tied ? 1_700_000_000_000 : 1_700_000_000_000 + (i % 5) * 1000));
     }
     for (const r of rows) await files.insert(r);
-    const byDate = [...rows].sort((a, b) => a.uploadedAt - b.uploadedAt || (a.id < b.id ? -1 : 1));
-    const byName = [...rows].sort((a, b) => (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : a.id < b.id ? -1 : 1));
+    const byDate = [...rows].sort((a, b) => a.uploadedAt - b.uploadedAt || compare(a.nameKey, b.nameKey) || compare(a.id, b.id));
+    const byName = [...rows].sort((a, b) => compare(a.nameKey, b.nameKey) || a.uploadedAt - b.uploadedAt || compare(a.id, b.id));
     expected = {
       date_asc: byDate.map((r) => r.id),
       date_desc: byDate.map((r) => r.id).reverse(),

@@ -5,6 +5,7 @@ import * as jobs from './2026_11_21_0003_jobs.js';
 import * as fileMedia from './2026_11_21_0004_file_media.js';
 import * as searchEntry from './2026_11_21_0010_search_entry.js';
 import * as searchFtsOwner from './2026_11_21_0011_search_fts_owner.js';
+import * as fileSortTuples from './2026_11_24_0100_file_sort_tuples.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0004_file_media': fileMedia,
   '2026_11_21_0010_search_entry': searchEntry,
   '2026_11_21_0011_search_fts_owner': searchFtsOwner,
+  '2026_11_24_0100_file_sort_tuples': fileSortTuples,
 };

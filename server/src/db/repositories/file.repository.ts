@@ -5,10 +5,14 @@ import type { FileTable, LinkType, MediaKind } from '../schema.js';
 export type FileRow = FileTable;
 export type FileSort = 'date_asc' | 'date_desc' | 'alp_asc' | 'alp_desc';
 
-/** Position after the last item of the previous page; `id` breaks ties of equal dates or names. */
+/**
+ * Position after the last item of the previous page. Lists order by (date, name, id) or
+ * (name, date, id); the cursor compares as a tuple with the leading parts it has, so SPEC's
+ * date-and-name cursor never skips files that share a name or a date. `id` breaks the last ties.
+ */
 export interface FileCursor {
-  uploadedAt: number;
-  nameKey: string;
+  uploadedAt?: number;
+  nameKey?: string;
   id?: string;
 }
 
@@ -58,17 +62,20 @@ export class FileRepository {
       query = q.trashMode ? query.where('trashedAt', 'is not', null) : query.where('trashedAt', 'is', null);
     }
 
-    const byName = q.sort.startsWith('alp');
     const direction = q.sort.endsWith('asc') ? 'asc' : 'desc';
+    const [first, second] = q.sort.startsWith('alp') ? (['nameKey', 'uploadedAt'] as const) : (['uploadedAt', 'nameKey'] as const);
     const after = direction === 'asc' ? '>' : '<';
-    const key = byName ? 'nameKey' : 'uploadedAt';
-    if (q.cursor) {
-      const value = byName ? q.cursor.nameKey : q.cursor.uploadedAt;
-      const id = q.cursor.id;
+    const c = q.cursor;
+    if (c && c[first] !== undefined) {
+      const [a, b, id] = [c[first], c[second], c.id];
       query =
-        id === undefined ? query.where(key, after, value) : query.where((eb) => eb(eb.refTuple(key, 'id'), after, eb.tuple(value, id)));
+        b === undefined
+          ? query.where(first, after, a)
+          : id === undefined
+            ? query.where((eb) => eb(eb.refTuple(first, second), after, eb.tuple(a, b)))
+            : query.where((eb) => eb(eb.refTuple(first, second, 'id'), after, eb.tuple(a, b, id)));
     }
-    return query.orderBy(key, direction).orderBy('id', direction).limit(q.limit).execute();
+    return query.orderBy(first, direction).orderBy(second, direction).orderBy('id', direction).limit(q.limit).execute();
   }
 
   /** Most recent active files of the owner. */
