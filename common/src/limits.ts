@@ -11,6 +11,10 @@ export const LIMITS = {
   quickListSize: 20,
   /** Longest file or folder name, in UTF-8 bytes. */
   nameMaxBytes: 255,
+  /** Deepest folder nesting (a root folder is level 1): keeps paths, zips and tree walks bounded. */
+  folderDepthMax: 256,
+  /** Most folders one folder list answers when the client sets no limit (SPEC sets none). */
+  folderListMax: 10_000,
   accessTokenMs: 20 * 60_000,
   refreshTokenMs: 30 * 24 * 60 * 60_000,
   verifyEmailTokenMs: 24 * 60 * 60_000,

@@ -14,6 +14,7 @@ export interface DatabaseHandle {
 }
 
 const PG_INT8 = 20;
+const STATEMENT_TIMEOUT_MS = 30_000;
 
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   const db =
@@ -36,6 +37,8 @@ function openPgPool(url: string): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    // A runaway query (a bug, a damaged tree) gives its connection back instead of pinning it forever.
+    statement_timeout: STATEMENT_TIMEOUT_MS,
     // Epoch-millisecond columns are bigint; they fit a JS number exactly.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

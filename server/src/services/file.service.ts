@@ -98,10 +98,15 @@ export class FileService {
   }
 
   async move(ownerId: string, id: string, parentRef: string): Promise<FileRow> {
-    const file = await this.get(ownerId, id);
-    if (file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
-    const folderId = await this.folders.resolveActiveParent(ownerId, parentRef);
-    await this.uow.repos.files.move(file.id, folderId, this.clock.now());
-    return this.changed(await this.get(ownerId, id), file);
+    const { before, after } = await this.uow.run(async (r) => {
+      // Under the tree lock, the target can't be trashed between the check and the move.
+      await r.folders.lockTree(ownerId);
+      const file = await r.files.findOwned(ownerId, id);
+      if (!file || file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
+      const folderId = await this.folders.resolveActiveParent(ownerId, parentRef, r);
+      await r.files.move(file.id, folderId, this.clock.now());
+      return { before: file, after: (await r.files.findOwned(ownerId, id))! };
+    });
+    return this.changed(after, before);
   }
 }

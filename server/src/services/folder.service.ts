@@ -1,5 +1,6 @@
+import { LIMITS } from '@nimbus/common';
 import type { FolderRow, FolderSort } from '../db/repositories/folder.repository.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
+import type { DriveRepositories, UnitOfWork } from '../db/unit-of-work.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
 import { nameKeyOf, sanitizeName } from '../domain/names.js';
 import { newId } from '../security/ids.js';
@@ -35,29 +36,35 @@ export class FolderService {
   }
 
   /** '/' → null (root); otherwise an active folder of the owner. */
-  async resolveActiveParent(ownerId: string, parent: string): Promise<string | null> {
+  async resolveActiveParent(ownerId: string, parent: string, repos: DriveRepositories = this.uow.repos): Promise<string | null> {
     if (parent === ROOT) return null;
-    const folder = await this.get(ownerId, parent);
-    if (folder.trashedAt !== null) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
+    const folder = await repos.folders.findOwned(ownerId, parent);
+    if (!folder || folder.trashedAt !== null) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
     return folder.id;
   }
 
   async create(ownerId: string, name: string, parent: string): Promise<FolderRow> {
     const clean = sanitizeName(name);
-    const parentId = await this.resolveActiveParent(ownerId, parent);
     const now = this.clock.now();
-    const row: FolderRow = {
-      id: newId(),
-      ownerId,
-      parentId,
-      name: clean,
-      nameKey: nameKeyOf(clean),
-      createdAt: now,
-      updatedAt: now,
-      trashedAt: null,
-      trashedVia: null,
-    };
-    await this.uow.repos.folders.insert(row);
+    const row = await this.uow.run(async (r) => {
+      // Checked and inserted under the tree lock: a parent trashed meanwhile never gets an active child.
+      await r.folders.lockTree(ownerId);
+      const parentId = await this.resolveActiveParent(ownerId, parent, r);
+      if (parentId !== null) assertDepth((await r.folders.depthOf(parentId)) + 1);
+      const created: FolderRow = {
+        id: newId(),
+        ownerId,
+        parentId,
+        name: clean,
+        nameKey: nameKeyOf(clean),
+        createdAt: now,
+        updatedAt: now,
+        trashedAt: null,
+        trashedVia: null,
+      };
+      await r.folders.insert(created);
+      return created;
+    });
     return this.changed(row, null);
   }
 
@@ -72,7 +79,7 @@ export class FolderService {
       trashMode: q.trashMode,
       search: q.search ? nameKeyOf(q.search) : undefined,
       sort: q.sortBy,
-      limit: q.limit,
+      limit: q.limit ?? LIMITS.folderListMax,
     });
   }
 
@@ -85,6 +92,7 @@ export class FolderService {
       trashMode: false,
       search: q.search ? nameKeyOf(q.search) : undefined,
       sort: 'alp_asc',
+      limit: LIMITS.folderListMax,
       excludeSubtreesOf: q.folderIDs,
     });
   }
@@ -97,13 +105,34 @@ export class FolderService {
   }
 
   async move(ownerId: string, id: string, parentRef: string): Promise<FolderRow> {
-    const folder = await this.get(ownerId, id);
-    if (folder.trashedAt !== null) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
-    const parentId = await this.resolveActiveParent(ownerId, parentRef);
-    if (parentId !== null && (await this.uow.repos.folders.isWithin(ownerId, parentId, folder.id))) {
+    const { before, after } = await this.uow.run(async (r) => {
+      await r.folders.lockTree(ownerId);
+      const folder = await r.folders.findOwned(ownerId, id);
+      if (!folder || folder.trashedAt !== null) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
+      const parentId = await this.resolveActiveParent(ownerId, parentRef, r);
+      await this.checkFolderMove(r, ownerId, folder.id, parentId);
+      await r.folders.move(folder.id, parentId, this.clock.now());
+      return { before: folder, after: (await r.folders.findOwned(ownerId, id))! };
+    });
+    return this.changed(after, before);
+  }
+
+  /**
+   * Inside a transaction holding the owner's tree lock: a folder never moves into itself or below
+   * itself, and the move keeps the tree within the depth limit. Checked under the lock, two
+   * crossing moves (A into B, B into A) can never both pass and leave a cycle.
+   */
+  async checkFolderMove(r: DriveRepositories, ownerId: string, folderId: string, parentId: string | null): Promise<void> {
+    if (parentId === null) return;
+    if (await r.folders.isWithin(ownerId, parentId, folderId)) {
       throw new InvalidError('A folder cannot be moved into itself or one of its subfolders', undefined, 'INVALID_MOVE');
     }
-    await this.uow.repos.folders.move(folder.id, parentId, this.clock.now());
-    return this.changed(await this.get(ownerId, id), folder);
+    assertDepth((await r.folders.depthOf(parentId)) + 1 + (await r.folders.heightBelow(folderId)));
+  }
+}
+
+function assertDepth(depth: number): void {
+  if (depth > LIMITS.folderDepthMax) {
+    throw new InvalidError(`Folders can be nested at most ${LIMITS.folderDepthMax} levels deep`, undefined, 'FOLDER_TOO_DEEP');
   }
 }

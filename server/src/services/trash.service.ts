@@ -28,7 +28,7 @@ export class TrashService {
   ) {}
 
   /** Every item must be the caller's, or nothing happens (404). */
-  async resolve(ownerId: string, items: ItemRef[]): Promise<ResolvedItems> {
+  async resolve(ownerId: string, items: ItemRef[], repos: DriveRepositories = this.uow.repos): Promise<ResolvedItems> {
     const files: FileRow[] = [];
     const folders: FolderRow[] = [];
     const seen = new Set<string>();
@@ -36,11 +36,11 @@ export class TrashService {
       if (seen.has(`${item.type}:${item.id}`)) continue;
       seen.add(`${item.type}:${item.id}`);
       if (item.type === 'folder') {
-        const folder = await this.uow.repos.folders.findOwned(ownerId, item.id);
+        const folder = await repos.folders.findOwned(ownerId, item.id);
         if (!folder) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
         folders.push(folder);
       } else {
-        const file = await this.uow.repos.files.findOwned(ownerId, item.id);
+        const file = await repos.files.findOwned(ownerId, item.id);
         if (!file) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
         files.push(file);
       }
@@ -49,9 +49,10 @@ export class TrashService {
   }
 
   async trash(ownerId: string, items: ItemRef[]): Promise<void> {
-    const { files, folders } = await this.resolve(ownerId, items);
     const now = this.clock.now();
     await this.uow.run(async (r) => {
+      await r.folders.lockTree(ownerId);
+      const { files, folders } = await this.resolve(ownerId, items, r);
       for (const file of files) if (file.trashedAt === null) await r.trash.trashFile(file.id, now);
       for (const folder of folders) {
         if (folder.trashedAt !== null) continue;
@@ -61,9 +62,10 @@ export class TrashService {
   }
 
   async restore(ownerId: string, items: ItemRef[]): Promise<void> {
-    const { files, folders } = await this.resolve(ownerId, items);
     const now = this.clock.now();
     await this.uow.run(async (r) => {
+      await r.folders.lockTree(ownerId);
+      const { files, folders } = await this.resolve(ownerId, items, r);
       for (const folder of folders) {
         if (folder.trashedAt === null) continue;
         const parentId = await this.restoredParent(r, ownerId, folder.parentId, folder.id);
@@ -103,6 +105,7 @@ export class TrashService {
 
   private async deleteForever(ownerId: string, fileIds: string[], folderIds: string[]): Promise<void> {
     await this.uow.run(async (r) => {
+      await r.folders.lockTree(ownerId);
       const subtree = await r.folders.subtreeIds(ownerId, folderIds);
       const removed = await r.trash.deleteForever(fileIds, subtree);
       for (let i = 0; i < removed.storageKeys.length; i += 500) {

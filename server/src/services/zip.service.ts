@@ -60,8 +60,12 @@ export class ZipService {
   /** Depth-first; trashed children are never listed, so nothing trashed gets in. */
   private async *tree(ownerId: string, root: { folder: FolderRow; path: string }): AsyncGenerator<ZipEntry> {
     const stack = [root];
+    // A folder is zipped once even if a damaged tree leads back to it.
+    const visited = new Set<string>();
     for (let next = stack.pop(); next; next = stack.pop()) {
       const { folder, path } = next;
+      if (visited.has(folder.id)) continue;
+      visited.add(folder.id);
       const names = new UniqueNames();
       const children = await this.uow.repos.folders.list({ ownerId, parentId: folder.id, trashMode: false, sort: 'alp_asc' });
       const subfolders = children.map((child) => ({ folder: child, path: `${path}${names.claim(child.name, true)}/` }));

@@ -1,3 +1,5 @@
+import { LIMITS } from '@nimbus/common';
+import { sql } from 'kysely';
 import type { Db, Dialect } from '../database.js';
 import { nameContains } from '../queries/name-search.js';
 import type { FolderTable } from '../schema.js';
@@ -73,7 +75,8 @@ export class FolderRepository {
           .select('id')
           .where('ownerId', '=', ownerId)
           .where('id', 'in', rootIds)
-          .unionAll((q) => q.selectFrom('folder as child').innerJoin('subtree', 'subtree.id', 'child.parentId').select('child.id')),
+          // UNION, not UNION ALL: a damaged tree with a parent cycle still ends the walk.
+          .union((q) => q.selectFrom('folder as child').innerJoin('subtree', 'subtree.id', 'child.parentId').select('child.id')),
       )
       .selectFrom('subtree')
       .select('subtree.id');
@@ -88,13 +91,68 @@ export class FolderRepository {
           .select(['id', 'parentId'])
           .where('id', '=', folderId)
           .where('ownerId', '=', ownerId)
-          .unionAll((q) => q.selectFrom('folder as up').innerJoin('chain', 'chain.parentId', 'up.id').select(['up.id', 'up.parentId'])),
+          .union((q) => q.selectFrom('folder as up').innerJoin('chain', 'chain.parentId', 'up.id').select(['up.id', 'up.parentId'])),
       )
       .selectFrom('chain')
       .select('chain.id')
       .where('chain.id', '=', ancestorId)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /**
+   * Serialises changes to one owner's folder tree (moves, trash, restore, inserts into a folder)
+   * until the transaction ends, across server processes. SQLite needs nothing: its one connection
+   * runs one transaction at a time.
+   */
+  async lockTree(ownerId: string): Promise<void> {
+    if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`folder-tree:${ownerId}`}))`.execute(this.db);
+  }
+
+  /** Levels from the root down to `folderId` (a root folder is 1); bounded, so a cycle still answers. */
+  async depthOf(folderId: string): Promise<number> {
+    const bound = LIMITS.folderDepthMax + 1;
+    const row = await this.db
+      .withRecursive('chain(id, parentId, depth)', (qb) =>
+        qb
+          .selectFrom('folder')
+          .select(['id', 'parentId', sql<number>`1`.as('depth')])
+          .where('id', '=', folderId)
+          .unionAll((q) =>
+            q
+              .selectFrom('folder as up')
+              .innerJoin('chain', 'chain.parentId', 'up.id')
+              .select(['up.id', 'up.parentId', sql<number>`chain.depth + 1`.as('depth')])
+              .where('chain.depth', '<', bound),
+          ),
+      )
+      .selectFrom('chain')
+      .select((eb) => eb.fn.max('chain.depth').as('depth'))
+      .executeTakeFirst();
+    return Number(row?.depth ?? 0);
+  }
+
+  /** Levels below `folderId` (0 when it has no subfolders); bounded like `depthOf`. */
+  async heightBelow(folderId: string): Promise<number> {
+    const bound = LIMITS.folderDepthMax + 1;
+    const row = await this.db
+      .withRecursive('below(id, depth)', (qb) =>
+        qb
+          .selectFrom('folder')
+          .select(['id', sql<number>`0`.as('depth')])
+          .where('id', '=', folderId)
+          .unionAll((q) =>
+            q
+              .selectFrom('folder as child')
+              .innerJoin('below', 'below.id', 'child.parentId')
+              .select(['child.id', sql<number>`below.depth + 1`.as('depth')])
+              .where('below.depth', '<', bound),
+          ),
+      )
+      .selectFrom('below')
+      .select((eb) => eb.fn.max('below.depth').as('depth'))
+      .executeTakeFirst();
+    return Number(row?.depth ?? 0);
   }
 
   async rename(id: string, name: string, nameKey: string, now: number): Promise<void> {

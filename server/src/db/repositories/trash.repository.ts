@@ -85,27 +85,15 @@ export class TrashRepository {
       fileCount += rows.length;
       for (const r of rows) storageKeys.push(r.storageKey, ...(r.thumbnailId ? [r.thumbnailId] : []));
     }
-    // Children first: every folder's parent is still present when the folder goes.
+    // Detached from their parents first, the folders can go in any order (and a damaged tree with a
+    // parent cycle goes too).
     let folderCount = 0;
-    const remaining = new Set(subtreeFolderIds);
-    while (remaining.size > 0) {
-      const ids = [...remaining];
-      const parents = new Set<string>();
-      for (const part of chunks(ids)) {
-        const rows = await this.db
-          .selectFrom('folder')
-          .select('parentId')
-          .where('id', 'in', part)
-          .where('parentId', 'is not', null)
-          .execute();
-        for (const r of rows) if (r.parentId && remaining.has(r.parentId)) parents.add(r.parentId);
-      }
-      const leaves = ids.filter((id) => !parents.has(id));
-      for (const part of chunks(leaves)) {
-        const result = await this.db.deleteFrom('folder').where('id', 'in', part).executeTakeFirst();
-        folderCount += Number(result.numDeletedRows);
-      }
-      leaves.forEach((id) => remaining.delete(id));
+    for (const ids of chunks(subtreeFolderIds)) {
+      await this.db.updateTable('folder').set({ parentId: null }).where('id', 'in', ids).execute();
+    }
+    for (const ids of chunks(subtreeFolderIds)) {
+      const result = await this.db.deleteFrom('folder').where('id', 'in', ids).executeTakeFirst();
+      folderCount += Number(result.numDeletedRows);
     }
     return { storageKeys, fileCount, folderCount };
   }
