@@ -37,12 +37,14 @@ function row(ownerId: string, folderId: string | null, i: number, mediaKind: Med
   };
 }
 
+/** The list order: (name, date, id) for the name sorts, (date, name, id) for the date sorts. */
 function order(rows: FileRow[], sort: (typeof SORTS)[number]): string[] {
-  const key = (r: FileRow): [string | number, string] => [sort.startsWith('alp') ? r.nameKey : r.uploadedAt, r.id];
+  const key = (r: FileRow): (string | number)[] =>
+    sort.startsWith('alp') ? [r.nameKey, r.uploadedAt, r.id] : [r.uploadedAt, r.nameKey, r.id];
   const sorted = [...rows].sort((a, b) => {
-    const [ka, ia] = key(a);
-    const [kb, ib] = key(b);
-    return ka < kb ? -1 : ka > kb ? 1 : ia < ib ? -1 : ia > ib ? 1 : 0;
+    const [ka, kb] = [key(a), key(b)];
+    for (let i = 0; i < ka.length; i++) if (ka[i]! !== kb[i]!) return ka[i]! < kb[i]! ? -1 : 1;
+    return 0;
   });
   return (sort.endsWith('desc') ? sorted.reverse() : sorted).map((r) => r.id);
 }
