@@ -36,9 +36,12 @@ import { systemClock, type Clock } from './services/clock.js';
 import { HousekeepingService } from './services/housekeeping.service.js';
 import { SessionService } from './services/session.service.js';
 import { searchRoutes } from './http/routes/search/search.routes.js';
-import { createSearch, watchDrive } from './search/search-module.js';
+import { createSearch } from './search/search-module.js';
+import { IndexRequests } from './search/index-requests.js';
+import { DriveEvents } from './services/drive-events.js';
 import { FileMediaRepository } from './db/repositories/file-media.repository.js';
 import { handleThumbnail } from './jobs/handlers/thumbnail.job.js';
+import { handleThumbnailBackfill } from './jobs/handlers/thumbnail-backfill.job.js';
 import { mediaRoutes } from './http/routes/media/media.routes.js';
 import { sharingRoutes } from './http/routes/sharing/sharing.routes.js';
 import { zipRoutes } from './http/routes/zip/zip.routes.js';
@@ -118,31 +121,33 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   const uow = new UnitOfWork(database.db, database.dialect);
   const queue = new JobQueue(database.db, database.dialect, clock);
-  const folders = new FolderService(uow, clock);
-  const files = new FileService(uow, folders, clock);
-  const trash = new TrashService(uow, queue, clock);
-  const moves = new MoveService(uow, folders, trash, clock);
-  const uploads = new UploadService(uow, folders, store, clock, config.maxUploadBytes);
+  // Configs built in code before AI search existed (older test helpers) get the defaults.
+  const searchConfig = config.search ?? { enabled: true, embeddings: null };
+  const indexRequests = new IndexRequests(queue, clock, searchConfig.enabled);
+  const events = new DriveEvents(queue, indexRequests, () => worker.notify());
+  const folders = new FolderService(uow, events, clock);
+  const files = new FileService(uow, folders, events, clock);
+  const trash = new TrashService(uow, queue, events, clock);
+  const moves = new MoveService(uow, folders, trash, events, clock);
+  const uploads = new UploadService(uow, folders, store, events, clock, config.maxUploadBytes);
   const fileMedia = new FileMediaRepository(database.db, database.dialect);
   const thumbnails = new ThumbnailService(uow, fileMedia, store, clock, {
     ffmpegPath: deps.ffmpegPath === undefined ? 'ffmpeg' : deps.ffmpegPath,
   });
-  const media = new MediaService(files, fileMedia, store, queue, app.log, () => worker.notify());
-  uploads.onFileStored((file) => media.requestThumbnail(file));
+  const media = new MediaService(files, fileMedia, store);
   const shares = new ShareService(uow, files, clock);
   const zips = new ZipService(uow, store);
   const streamTokens = new StreamTokenService(config.secrets.secretKey, new SessionRepository(database.db), clock);
 
-  // Configs built in code before AI search existed (older test helpers) get the defaults.
-  const search = createSearch(config.search ?? { enabled: true, embeddings: null }, {
+  const search = createSearch(searchConfig, {
     db: database.db,
     dialect: database.dialect,
     store,
     queue,
     clock,
     log: app.log,
+    requests: indexRequests,
   });
-  watchDrive(search.requests, { uploads, files, folders });
 
   const worker = new JobWorker(
     database.db,
@@ -158,6 +163,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         await housekeeping.purge();
       },
       [JOB.fileThumbnail]: handleThumbnail(thumbnails),
+      [JOB.thumbnailBackfill]: handleThumbnailBackfill(fileMedia, queue, clock),
       ...search.handlers,
     },
     clock,
@@ -181,13 +187,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await worker.stop();
     },
     async drainJobs() {
-      await media.settled();
-      await search.requests.settled();
       return worker.drain();
     },
     async schedule() {
       await queue.enqueue(JOB.trashPurge, {}, { dedupeKey: JOB.trashPurge });
       await queue.enqueue(JOB.housekeepingPurge, {}, { dedupeKey: JOB.housekeepingPurge });
+      await queue.enqueue(JOB.thumbnailBackfill, {}, { dedupeKey: `${JOB.thumbnailBackfill}:0` });
       await search.schedule();
       worker.notify();
     },

@@ -4,6 +4,7 @@ export const JOB = {
   trashPurge: 'trash.purge',
   housekeepingPurge: 'housekeeping.purge',
   fileThumbnail: 'file.thumbnail',
+  thumbnailBackfill: 'file.thumbnail-backfill',
   searchIndexFile: 'search.index-file',
   searchIndexFolder: 'search.index-folder',
   searchBackfill: 'search.backfill',
@@ -16,6 +17,7 @@ export interface JobPayloads {
   'trash.purge': Record<string, never>;
   'housekeeping.purge': Record<string, never>;
   'file.thumbnail': { fileId: string };
+  'file.thumbnail-backfill': { round?: number };
   'search.index-file': { fileId: string };
   'search.index-folder': { folderId: string; cascade: boolean };
   'search.backfill': { round?: number };

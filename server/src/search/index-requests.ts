@@ -1,3 +1,4 @@
+import type { Db } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from '../services/clock.js';
 
@@ -5,56 +6,35 @@ import type { Clock } from '../services/clock.js';
 export const FILE_INDEX_DELAY_MS = 2_000;
 export const FOLDER_INDEX_DELAY_MS = 5_000;
 
-export interface IndexRequestLogger {
-  error(obj: unknown, msg?: string): void;
-}
-
 /**
- * Turns drive changes into durable index jobs. Called from service listeners after the change is
- * committed; enqueueing never fails the user's request (the backfill catches anything missed).
+ * Turns drive changes into durable index jobs. Callers pass the transaction that commits the
+ * change as `db`, so the change and its job exist together or not at all.
  */
 export class IndexRequests {
-  private readonly pending = new Set<Promise<unknown>>();
-
   constructor(
     private readonly queue: JobQueue,
     private readonly clock: Clock,
-    private readonly log: IndexRequestLogger,
     private readonly enabled: boolean,
   ) {}
 
-  fileChanged(fileId: string): void {
+  async fileChanged(fileId: string, db?: Db): Promise<void> {
     if (!this.enabled) return;
-    this.track(
-      this.queue.enqueue(
-        'search.index-file',
-        { fileId },
-        { dedupeKey: `search.index-file:${fileId}`, runAt: this.clock.now() + FILE_INDEX_DELAY_MS },
-      ),
+    await this.queue.enqueue(
+      'search.index-file',
+      { fileId },
+      { dedupeKey: `search.index-file:${fileId}`, runAt: this.clock.now() + FILE_INDEX_DELAY_MS },
+      db,
     );
   }
 
   /** `cascade`: the folder's name changed, and its files mention it. */
-  folderChanged(folderId: string | null, cascade = false): void {
+  async folderChanged(folderId: string | null, cascade = false, db?: Db): Promise<void> {
     if (folderId === null || !this.enabled) return;
-    this.track(
-      this.queue.enqueue(
-        'search.index-folder',
-        { folderId, cascade },
-        { dedupeKey: `search.index-folder:${folderId}${cascade ? ':cascade' : ''}`, runAt: this.clock.now() + FOLDER_INDEX_DELAY_MS },
-      ),
+    await this.queue.enqueue(
+      'search.index-folder',
+      { folderId, cascade },
+      { dedupeKey: `search.index-folder:${folderId}${cascade ? ':cascade' : ''}`, runAt: this.clock.now() + FOLDER_INDEX_DELAY_MS },
+      db,
     );
-  }
-
-  /** Resolves once every enqueue started so far has finished (tests drain jobs after it). */
-  async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
-  }
-
-  private track(work: Promise<unknown>): void {
-    const tracked = work
-      .catch((err: unknown) => this.log.error({ err }, 'could not enqueue search indexing'))
-      .finally(() => this.pending.delete(tracked));
-    this.pending.add(tracked);
   }
 }

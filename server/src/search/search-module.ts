@@ -15,7 +15,7 @@ import { SearchRepository } from './db/search.repository.js';
 import { FallbackEmbeddingProvider, type FallbackLogger } from './embed/fallback.js';
 import { LocalEmbeddingProvider } from './embed/local.js';
 import { RemoteEmbeddingProvider } from './embed/remote.js';
-import { IndexRequests, type IndexRequestLogger } from './index-requests.js';
+import type { IndexRequests } from './index-requests.js';
 import { SearchIndexer } from './indexer.js';
 import { VectorIndex } from './rank/vector-index.js';
 import { SemanticSearchService } from './search.service.js';
@@ -39,7 +39,9 @@ export interface SearchDeps {
   store: EncryptedStore;
   queue: JobQueue;
   clock: Clock;
-  log: FallbackLogger & IndexRequestLogger;
+  log: FallbackLogger;
+  /** Where drive changes turn into index jobs (the drive services enqueue through it too). */
+  requests: IndexRequests;
   /** Compute threads for indexing; one core is left to requests and queries. */
   indexThreads?: number;
 }
@@ -59,7 +61,7 @@ export function createSearch(config: SearchConfig, deps: SearchDeps): SearchModu
   const entries = new SearchRepository(deps.db, deps.dialect);
   const sources = new IndexSourceRepository(deps.db);
   const indexer = new SearchIndexer(entries, sources, deps.store, indexPool, forDocuments, deps.clock);
-  const requests = new IndexRequests(deps.queue, deps.clock, deps.log, config.enabled);
+  const requests = deps.requests;
   const service = new SemanticSearchService(entries, new VectorIndex(entries), forQueries, deps.clock, config.enabled);
 
   return {
@@ -78,20 +80,4 @@ export function createSearch(config: SearchConfig, deps: SearchDeps): SearchModu
       await Promise.all([indexPool.close(), queryPool.close()]);
     },
   };
-}
-
-interface Watched {
-  uploads: { onFileStored(listener: (file: { id: string }) => void): void };
-  files: { onChanged(listener: (file: { id: string; folderId: string | null }, previous: { folderId: string | null }) => void): void };
-  folders: { onChanged(listener: (folder: { id: string; name: string }, previous: { name: string } | null) => void): void };
-}
-
-/** Re-indexes after uploads, renames and moves; a folder's description follows its contents. */
-export function watchDrive(requests: IndexRequests, drive: Watched): void {
-  drive.uploads.onFileStored((file) => requests.fileChanged(file.id));
-  drive.files.onChanged((file, previous) => {
-    requests.fileChanged(file.id);
-    if (previous.folderId !== file.folderId) requests.folderChanged(previous.folderId);
-  });
-  drive.folders.onChanged((folder, previous) => requests.folderChanged(folder.id, previous !== null && previous.name !== folder.name));
 }

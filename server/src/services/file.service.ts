@@ -6,32 +6,20 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { NotFoundError } from '../domain/errors.js';
 import { nameKeyOf, sanitizeName } from '../domain/names.js';
 import type { Clock } from './clock.js';
+import type { DriveEvents } from './drive-events.js';
 import { ROOT, type FolderService } from './folder.service.js';
 
 const MEDIA_KINDS: Record<ListFilesQuery['mediaFilter'], MediaKind[]> = { all: ['photo', 'video'], photos: ['photo'], videos: ['video'] };
 const SUGGESTIONS = 10;
 
-/** Called after a file's name or folder changed (background jobs hook in here). */
-export type FileChangedListener = (file: FileRow, previous: FileRow) => void;
-
 /** Listing, search and organizing of one owner's files. */
 export class FileService {
-  private readonly changeListeners: FileChangedListener[] = [];
-
   constructor(
     private readonly uow: UnitOfWork,
     private readonly folders: FolderService,
+    private readonly events: DriveEvents,
     private readonly clock: Clock,
   ) {}
-
-  onChanged(listener: FileChangedListener): void {
-    this.changeListeners.push(listener);
-  }
-
-  private changed(file: FileRow, previous: FileRow): FileRow {
-    for (const listener of this.changeListeners) listener(file, previous);
-    return file;
-  }
 
   async get(ownerId: string, id: string): Promise<FileRow> {
     const file = await this.uow.repos.files.findOwned(ownerId, id);
@@ -91,22 +79,32 @@ export class FileService {
   }
 
   async rename(ownerId: string, id: string, title: string): Promise<FileRow> {
-    const file = await this.get(ownerId, id);
     const name = sanitizeName(title);
-    await this.uow.repos.files.rename(file.id, name, nameKeyOf(name), this.clock.now());
-    return this.changed(await this.get(ownerId, id), file);
+    const renamed = await this.uow.run(async (r) => {
+      const file = await r.files.findOwned(ownerId, id);
+      if (!file) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
+      await r.files.rename(file.id, name, nameKeyOf(name), this.clock.now());
+      const after = (await r.files.findOwned(ownerId, id))!;
+      await this.events.fileChanged(r.db, after, file.folderId);
+      return after;
+    });
+    this.events.committed();
+    return renamed;
   }
 
   async move(ownerId: string, id: string, parentRef: string): Promise<FileRow> {
-    const { before, after } = await this.uow.run(async (r) => {
+    const after = await this.uow.run(async (r) => {
       // Under the tree lock, the target can't be trashed between the check and the move.
       await r.folders.lockTree(ownerId);
       const file = await r.files.findOwned(ownerId, id);
       if (!file || file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
       const folderId = await this.folders.resolveActiveParent(ownerId, parentRef, r);
       await r.files.move(file.id, folderId, this.clock.now());
-      return { before: file, after: (await r.files.findOwned(ownerId, id))! };
+      const moved = (await r.files.findOwned(ownerId, id))!;
+      await this.events.fileChanged(r.db, moved, file.folderId);
+      return moved;
     });
-    return this.changed(after, before);
+    this.events.committed();
+    return after;
   }
 }

@@ -5,29 +5,17 @@ import { InvalidError, NotFoundError } from '../domain/errors.js';
 import { nameKeyOf, sanitizeName } from '../domain/names.js';
 import { newId } from '../security/ids.js';
 import type { Clock } from './clock.js';
+import type { DriveEvents } from './drive-events.js';
 
 export const ROOT = '/';
 
-/** Called after a folder was created, renamed or moved (`previous` is null for a new folder). */
-export type FolderChangedListener = (folder: FolderRow, previous: FolderRow | null) => void;
-
 /** Folders of one owner; anything another user owns is "not found". */
 export class FolderService {
-  private readonly changeListeners: FolderChangedListener[] = [];
-
   constructor(
     private readonly uow: UnitOfWork,
+    private readonly events: DriveEvents,
     private readonly clock: Clock,
   ) {}
-
-  onChanged(listener: FolderChangedListener): void {
-    this.changeListeners.push(listener);
-  }
-
-  private changed(folder: FolderRow, previous: FolderRow | null): FolderRow {
-    for (const listener of this.changeListeners) listener(folder, previous);
-    return folder;
-  }
 
   async get(ownerId: string, id: string): Promise<FolderRow> {
     const folder = await this.uow.repos.folders.findOwned(ownerId, id);
@@ -63,9 +51,11 @@ export class FolderService {
         trashedVia: null,
       };
       await r.folders.insert(created);
+      await this.events.folderChanged(r.db, created, null);
       return created;
     });
-    return this.changed(row, null);
+    this.events.committed();
+    return row;
   }
 
   async list(
@@ -98,23 +88,33 @@ export class FolderService {
   }
 
   async rename(ownerId: string, id: string, title: string): Promise<FolderRow> {
-    const folder = await this.get(ownerId, id);
     const name = sanitizeName(title);
-    await this.uow.repos.folders.rename(folder.id, name, nameKeyOf(name), this.clock.now());
-    return this.changed(await this.get(ownerId, id), folder);
+    const renamed = await this.uow.run(async (r) => {
+      const folder = await r.folders.findOwned(ownerId, id);
+      if (!folder) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
+      await r.folders.rename(folder.id, name, nameKeyOf(name), this.clock.now());
+      const after = (await r.folders.findOwned(ownerId, id))!;
+      await this.events.folderChanged(r.db, after, folder);
+      return after;
+    });
+    this.events.committed();
+    return renamed;
   }
 
   async move(ownerId: string, id: string, parentRef: string): Promise<FolderRow> {
-    const { before, after } = await this.uow.run(async (r) => {
+    const after = await this.uow.run(async (r) => {
       await r.folders.lockTree(ownerId);
       const folder = await r.folders.findOwned(ownerId, id);
       if (!folder || folder.trashedAt !== null) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
       const parentId = await this.resolveActiveParent(ownerId, parentRef, r);
       await this.checkFolderMove(r, ownerId, folder.id, parentId);
       await r.folders.move(folder.id, parentId, this.clock.now());
-      return { before: folder, after: (await r.folders.findOwned(ownerId, id))! };
+      const moved = (await r.folders.findOwned(ownerId, id))!;
+      await this.events.folderChanged(r.db, moved, folder);
+      return moved;
     });
-    return this.changed(after, before);
+    this.events.committed();
+    return after;
   }
 
   /**

@@ -2,8 +2,6 @@ import type { Readable } from 'node:stream';
 import type { FileRow } from '../db/repositories/file.repository.js';
 import type { FileMediaRepository } from '../db/repositories/file-media.repository.js';
 import { NotFoundError } from '../domain/errors.js';
-import { JOB } from '../jobs/job-names.js';
-import type { JobQueue } from '../jobs/queue.js';
 import { isBrowserImage } from '../media/formats.js';
 import type { ByteRange, EncryptedStore } from '../storage/blob-store.js';
 import type { FileService } from './file.service.js';
@@ -18,42 +16,17 @@ export interface StoredAsset {
   open(range?: ByteRange): Promise<Readable>;
 }
 
-export interface MediaLogger {
-  error(obj: unknown, msg?: string): void;
-}
-
 function notFound(): NotFoundError {
   return new NotFoundError('FILE_NOT_FOUND', 'File not found');
 }
 
 /** Thumbnails, full-size images and video streams of one owner's files. */
 export class MediaService {
-  private readonly pending = new Set<Promise<void>>();
-
   constructor(
     private readonly files: FileService,
     private readonly media: FileMediaRepository,
     private readonly store: EncryptedStore,
-    private readonly queue: JobQueue,
-    private readonly log: MediaLogger,
-    private readonly onEnqueued: () => void = () => {},
   ) {}
-
-  /** After an upload: photos and videos get a thumbnail job (one per file, however often asked). */
-  requestThumbnail(file: FileRow): void {
-    if (file.mediaKind === null) return;
-    const done = this.queue
-      .enqueue(JOB.fileThumbnail, { fileId: file.id }, { dedupeKey: `${JOB.fileThumbnail}:${file.id}` })
-      .then(() => this.onEnqueued())
-      .catch((err: unknown) => this.log.error({ err, fileId: file.id }, 'could not enqueue the thumbnail job'))
-      .finally(() => this.pending.delete(done));
-    this.pending.add(done);
-  }
-
-  /** Resolves once every thumbnail job requested so far is in the queue. */
-  async settled(): Promise<void> {
-    await Promise.all([...this.pending]);
-  }
 
   async thumbnail(ownerId: string, thumbnailId: string): Promise<StoredAsset> {
     const row = await this.media.findOwnedThumbnail(ownerId, thumbnailId);

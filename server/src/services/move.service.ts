@@ -2,6 +2,7 @@ import type { ItemRef } from '@nimbus/common';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { NotFoundError } from '../domain/errors.js';
 import type { Clock } from './clock.js';
+import type { DriveEvents } from './drive-events.js';
 import type { FolderService } from './folder.service.js';
 import type { TrashService } from './trash.service.js';
 
@@ -11,6 +12,7 @@ export class MoveService {
     private readonly uow: UnitOfWork,
     private readonly folders: FolderService,
     private readonly trash: TrashService,
+    private readonly events: DriveEvents,
     private readonly clock: Clock,
   ) {}
 
@@ -23,8 +25,15 @@ export class MoveService {
       if ([...files, ...folders].some((item) => item.trashedAt !== null)) throw new NotFoundError('NOT_FOUND', 'Item not found');
       const parentId = await this.folders.resolveActiveParent(ownerId, parentRef, r);
       for (const folder of folders) await this.folders.checkFolderMove(r, ownerId, folder.id, parentId);
-      for (const file of files) await r.files.move(file.id, parentId, now);
-      for (const folder of folders) await r.folders.move(folder.id, parentId, now);
+      for (const file of files) {
+        await r.files.move(file.id, parentId, now);
+        await this.events.fileChanged(r.db, { ...file, folderId: parentId }, file.folderId);
+      }
+      for (const folder of folders) {
+        await r.folders.move(folder.id, parentId, now);
+        await this.events.folderChanged(r.db, folder, folder);
+      }
     });
+    this.events.committed();
   }
 }

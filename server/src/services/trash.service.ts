@@ -6,6 +6,7 @@ import { NotFoundError } from '../domain/errors.js';
 import { JOB } from '../jobs/job-names.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from './clock.js';
+import type { DriveEvents } from './drive-events.js';
 
 const DAY_MS = 86_400_000;
 const PURGE_BATCH = 200;
@@ -24,6 +25,7 @@ export class TrashService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly jobs: JobQueue,
+    private readonly events: DriveEvents,
     private readonly clock: Clock,
   ) {}
 
@@ -71,13 +73,17 @@ export class TrashService {
         const parentId = await this.restoredParent(r, ownerId, folder.parentId, folder.id);
         const cascades = [folder.id, ...(folder.trashedVia ? [folder.trashedVia] : [])];
         await r.trash.restoreFolder(folder.id, parentId, await r.folders.subtreeIds(ownerId, [folder.id]), cascades, now);
+        await this.events.folderChanged(r.db, folder, folder);
       }
       for (const file of files) {
         const current = await r.files.findOwned(ownerId, file.id);
         if (!current || current.trashedAt === null) continue;
-        await r.trash.restoreFile(file.id, await this.restoredParent(r, ownerId, current.folderId), now);
+        const folderId = await this.restoredParent(r, ownerId, current.folderId);
+        await r.trash.restoreFile(file.id, folderId, now);
+        await this.events.fileChanged(r.db, { ...current, folderId }, current.folderId);
       }
     });
+    this.events.committed();
   }
 
   async remove(ownerId: string, items: ItemRef[]): Promise<void> {

@@ -2,11 +2,13 @@ import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { FileRow } from '../db/repositories/file.repository.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { nameKeyOf, sanitizeName } from '../domain/names.js';
-import { DomainError } from '../domain/errors.js';
+import { DomainError, NotFoundError } from '../domain/errors.js';
 import { SNIFF_BYTES, detectContentType, mediaKindOf } from '../media/mime.js';
 import { newId } from '../security/ids.js';
 import { BlobTooLargeError, type EncryptedStore } from '../storage/blob-store.js';
+import type { DriveRepositories } from '../db/unit-of-work.js';
 import type { Clock } from './clock.js';
+import type { DriveEvents } from './drive-events.js';
 import type { FolderService } from './folder.service.js';
 
 /** Keeps the first bytes of a stream for content sniffing while passing everything through. */
@@ -36,27 +38,19 @@ export interface StoreFileInput {
   body: Readable;
 }
 
-export type FileStoredListener = (file: FileRow) => void;
-
 /**
  * Streams an upload through encryption into storage, then commits the row. The row exists only
  * once the bytes are durable; any failure (an aborted client included) leaves neither row nor bytes.
  */
 export class UploadService {
-  private readonly listeners: FileStoredListener[] = [];
-
   constructor(
     private readonly uow: UnitOfWork,
     readonly folders: FolderService,
     private readonly store: EncryptedStore,
+    private readonly events: DriveEvents,
     private readonly clock: Clock,
     private readonly maxUploadBytes: number | null,
   ) {}
-
-  /** Called after every committed upload (background jobs hook in here). */
-  onFileStored(listener: FileStoredListener): void {
-    this.listeners.push(listener);
-  }
 
   async storeFile(input: StoreFileInput): Promise<FileRow> {
     const filename = sanitizeName(input.filename);
@@ -92,13 +86,33 @@ export class UploadService {
       linkToken: null,
       thumbnailId: null,
     };
+    let stored: FileRow;
     try {
-      await this.uow.repos.files.insert(row);
+      stored = await this.uow.run(async (r) => {
+        const placed = await this.placeInParent(r, row);
+        await r.files.insert(placed);
+        await this.events.fileStored(r.db, placed);
+        return placed;
+      });
     } catch (err) {
       await this.store.delete(storageKey).catch(() => undefined);
       throw err;
     }
-    for (const listener of this.listeners) listener(row);
-    return row;
+    this.events.committed();
+    return stored;
+  }
+
+  /**
+   * The parent was checked before the bytes arrived; it is checked again under the tree lock, in
+   * the transaction that inserts the row. A folder trashed meanwhile takes the new file along into
+   * the trash (restoring the folder brings it back); a folder deleted meanwhile refuses it.
+   */
+  private async placeInParent(r: DriveRepositories, row: FileRow): Promise<FileRow> {
+    if (row.folderId === null) return row;
+    await r.folders.lockTree(row.ownerId);
+    const parent = await r.folders.findOwned(row.ownerId, row.folderId);
+    if (!parent) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
+    if (parent.trashedAt === null) return row;
+    return { ...row, trashedAt: parent.trashedAt, trashedVia: parent.trashedVia ?? parent.id };
   }
 }

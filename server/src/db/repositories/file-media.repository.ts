@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Dialect } from '../database.js';
 import type { FileMediaTable } from '../schema.js';
 
@@ -12,6 +13,28 @@ export class FileMediaRepository {
 
   find(fileId: string): Promise<FileMediaRow | undefined> {
     return this.db.selectFrom('fileMedia').selectAll().where('fileId', '=', fileId).executeTakeFirst();
+  }
+
+  /** Photos and videos the thumbnail job never processed and has no pending job for. */
+  async unprocessedMedia(limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('file')
+      .leftJoin('fileMedia', 'fileMedia.fileId', 'file.id')
+      .select('file.id')
+      .where('file.mediaKind', 'is not', null)
+      .where('fileMedia.fileId', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('job')
+              .select('job.id')
+              .where('job.dedupeKey', '=', sql<string>`${'file.thumbnail:'} || ${sql.ref('file.id')}`),
+          ),
+        ),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
   }
 
   findOwnedThumbnail(ownerId: string, thumbnailId: string): Promise<FileMediaRow | undefined> {

@@ -7,9 +7,9 @@ import { ANALYSIS_VERSION } from '../../search/indexer.js';
 const BATCH = 1000;
 
 /**
- * Finds what the event-driven jobs missed or what went stale (never indexed, indexed by an
- * older pipeline or another embedding model, changed without an event such as a multi-item move
- * or a restore) and enqueues it, a batch per run; a full batch schedules the next run at once.
+ * Finds what went stale or was never indexed (indexed by an older pipeline or another embedding
+ * model, or by a job that gave up) and enqueues it, a batch per run; a full batch schedules the
+ * next run at once.
  */
 export function handleIndexBackfill(sources: IndexSourceRepository, queue: JobQueue, clock: Clock, preferredModelId: () => string) {
   return async ({ round }: JobPayloads['search.backfill']): Promise<void> => {

@@ -6,7 +6,6 @@ import type { IndexRequests } from '../../search/index-requests.js';
 export function handleIndexFile(indexer: SearchIndexer, requests: IndexRequests) {
   return async ({ fileId }: JobPayloads['search.index-file']): Promise<void> => {
     const indexed = await indexer.indexFile(fileId);
-    if (indexed) requests.folderChanged(indexed.folderId);
-    await requests.settled();
+    if (indexed) await requests.folderChanged(indexed.folderId);
   };
 }

@@ -7,7 +7,6 @@ import type { IndexRequests } from '../../search/index-requests.js';
 export function handleIndexFolder(indexer: SearchIndexer, sources: IndexSourceRepository, requests: IndexRequests) {
   return async ({ folderId, cascade }: JobPayloads['search.index-folder']): Promise<void> => {
     await indexer.indexFolder(folderId);
-    if (cascade) for (const fileId of await sources.childFileIds(folderId)) requests.fileChanged(fileId);
-    await requests.settled();
+    if (cascade) for (const fileId of await sources.childFileIds(folderId)) await requests.fileChanged(fileId);
   };
 }

@@ -1,0 +1,51 @@
+import type { Db } from '../db/database.js';
+import type { MediaKind } from '../db/schema.js';
+import { JOB } from '../jobs/job-names.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { IndexRequests } from '../search/index-requests.js';
+
+interface FileRef {
+  id: string;
+  folderId: string | null;
+  mediaKind: MediaKind | null;
+}
+
+interface FolderRef {
+  id: string;
+  name: string;
+}
+
+/**
+ * The background work a drive change needs (thumbnails, AI-search indexing), enqueued with the
+ * transaction `db` that commits the change: a committed change always has its jobs. `committed()`
+ * wakes the worker once the transaction is over.
+ */
+export class DriveEvents {
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly index: IndexRequests,
+    private readonly wake: () => void = () => {},
+  ) {}
+
+  async fileStored(db: Db, file: FileRef): Promise<void> {
+    if (file.mediaKind !== null) {
+      await this.queue.enqueue(JOB.fileThumbnail, { fileId: file.id }, { dedupeKey: `${JOB.fileThumbnail}:${file.id}` }, db);
+    }
+    await this.index.fileChanged(file.id, db);
+  }
+
+  /** A rename, a move or a restore; the folder it left describes its contents, so it follows. */
+  async fileChanged(db: Db, file: FileRef, previousFolderId: string | null): Promise<void> {
+    await this.index.fileChanged(file.id, db);
+    if (previousFolderId !== file.folderId) await this.index.folderChanged(previousFolderId, false, db);
+  }
+
+  /** `previous` is null for a new folder; a new name cascades to the files that mention it. */
+  async folderChanged(db: Db, folder: FolderRef, previous: FolderRef | null): Promise<void> {
+    await this.index.folderChanged(folder.id, previous !== null && previous.name !== folder.name, db);
+  }
+
+  committed(): void {
+    this.wake();
+  }
+}
