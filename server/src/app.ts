@@ -27,6 +27,7 @@ import { FolderService } from './services/folder.service.js';
 import { MoveService } from './services/move.service.js';
 import { TrashService } from './services/trash.service.js';
 import { UploadService } from './services/upload.service.js';
+import { FolderUploadService } from './services/folder-upload.service.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createBlobStore, createEncryptedStore } from './storage/create-stores.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
@@ -208,7 +209,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   userRoutes(app, { accounts, sessions, requireAuth, secureCookies: config.http.secureCookies });
   fileRoutes(app, { files, trash, moves, store, requireAuth });
   folderRoutes(app, { folders, trash, requireAuth });
-  uploadRoutes(app, { uploads, maxUploadBytes: config.maxUploadBytes, requireAuth });
+  uploadRoutes(app, {
+    uploads,
+    folderUploads: new FolderUploadService({ uploads, folders, trash }),
+    maxUploadBytes: config.maxUploadBytes,
+    requireAuth,
+  });
   sharingRoutes(app, { shares, store, requireAuth });
   mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies });
   zipRoutes(app, { zips, requireAuth });

@@ -8,9 +8,15 @@ export type Fields = Map<string, string[]>;
 export interface MultipartLimits {
   files: number;
   fields: number;
+  /** Longest single field value in bytes; a longer one fails the request (default 64 KiB). */
+  fieldBytes?: number;
+  /** All field values together, in bytes (default 1 MiB). */
+  totalFieldBytes?: number;
 }
 
 export type FileHandler<T> = (stream: Readable, info: FileInfo & { field: string }, fields: Fields) => Promise<T>;
+/** Sees each field once, as it arrives; throwing fails the request. */
+export type FieldHandler = (name: string, value: string) => void;
 
 export class UploadAbortedError extends Error {
   constructor() {
@@ -20,21 +26,25 @@ export class UploadAbortedError extends Error {
 }
 
 /**
- * Streams a multipart body: fields are collected as they come, each file part is handed to
- * `onFile` in order (one at a time) with the fields seen before it. If the client goes away,
- * the current file stream errors so whatever consumes it can clean up.
+ * Streams a multipart body: fields are collected as they come (and shown to `onField` once
+ * each), each file part is handed to `onFile` in order (one at a time) with the fields seen so
+ * far. Field sizes are capped one by one and in all. If the client goes away, the current file
+ * stream errors so whatever consumes it can clean up.
  */
 export function readMultipart<T>(
   request: FastifyRequest,
   limits: MultipartLimits,
   onFile: FileHandler<T>,
+  onField?: FieldHandler,
 ): Promise<{ fields: Fields; results: T[] }> {
+  const fieldBytes = limits.fieldBytes ?? 64 * 1024;
+  const totalFieldBytes = limits.totalFieldBytes ?? 1024 * 1024;
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: request.headers,
-        limits: { files: limits.files, fields: limits.fields, fieldSize: 64 * 1024, parts: limits.files + limits.fields },
+        limits: { files: limits.files, fields: limits.fields, fieldSize: fieldBytes, parts: limits.files + limits.fields },
       });
     } catch {
       reject(new InvalidError('Expected a multipart/form-data body'));
@@ -45,6 +55,7 @@ export function readMultipart<T>(
     let chain: Promise<void> = Promise.resolve();
     let current: Readable | null = null;
     let failed = false;
+    let fieldTotal = 0;
 
     const fail = (err: unknown): void => {
       if (failed) return;
@@ -52,23 +63,36 @@ export function readMultipart<T>(
       current?.destroy(err instanceof Error ? err : new Error(String(err)));
       request.raw.unpipe(parser);
       request.raw.resume();
-      reject(err);
+      // The file being handled ends first, so the caller's clean-up sees everything it made.
+      void chain.catch(() => undefined).then(() => reject(err));
     };
 
     request.raw.on('close', () => {
       if (!request.raw.complete) fail(new UploadAbortedError());
     });
 
-    parser.on('field', (name, value) => fields.set(name, [...(fields.get(name) ?? []), value]));
+    parser.on('field', (name, value, info) => {
+      if (failed) return;
+      fieldTotal += Buffer.byteLength(value);
+      if (info.valueTruncated) return fail(new InvalidError(`The field ${name} is longer than ${fieldBytes} bytes`));
+      if (fieldTotal > totalFieldBytes) return fail(new InvalidError(`The fields are longer than ${totalFieldBytes} bytes in all`));
+      try {
+        onField?.(name, value);
+      } catch (err) {
+        return fail(err);
+      }
+      const values = fields.get(name);
+      if (values) values.push(value);
+      else fields.set(name, [value]);
+    });
     parser.on('file', (field, stream, info) => {
       // Its consumer sees errors through its own listener; this one keeps an unconsumed part from crashing.
       stream.on('error', () => undefined);
       if (failed) return stream.resume();
-      const snapshot = new Map(fields);
       chain = chain.then(async () => {
         if (failed) return void stream.resume();
         current = stream;
-        results.push(await onFile(stream, { ...info, field }, snapshot));
+        results.push(await onFile(stream, { ...info, field }, fields));
         current = null;
       });
       chain.catch(fail);

@@ -95,6 +95,11 @@ export class TrashService {
     );
   }
 
+  /** Deletes items at once without passing through the trash (a failed upload's leftovers). */
+  async discard(ownerId: string, fileIds: string[], folderIds: string[]): Promise<void> {
+    if (fileIds.length > 0 || folderIds.length > 0) await this.deleteForever(ownerId, fileIds, folderIds);
+  }
+
   /** Deletes trashed items older than the retention period; returns how many top-level items went. */
   async purgeExpired(retentionDays: number): Promise<number> {
     if (retentionDays <= 0) return 0;

@@ -52,6 +52,12 @@ export class UploadService {
     private readonly maxUploadBytes: number | null,
   ) {}
 
+  /** An upload into `parent` ('/' or a folder id of the owner, active). */
+  async uploadInto(input: { ownerId: string; parent: string; filename: string; body: Readable }): Promise<FileRow> {
+    const folderId = await this.folders.resolveActiveParent(input.ownerId, input.parent);
+    return this.storeFile({ ownerId: input.ownerId, filename: input.filename, folderId, body: input.body });
+  }
+
   async storeFile(input: StoreFileInput): Promise<FileRow> {
     const filename = sanitizeName(input.filename);
     const storageKey = newId();

@@ -1,0 +1,64 @@
+import type { Readable } from 'node:stream';
+import type { FileRow } from '../db/repositories/file.repository.js';
+import type { FolderRow } from '../db/repositories/folder.repository.js';
+import type { FolderService } from './folder.service.js';
+import type { TrashService } from './trash.service.js';
+import type { UploadService } from './upload.service.js';
+
+/** One folder upload: files land in folders made along their relative paths, once per path. */
+export class FolderUpload {
+  readonly folders: FolderRow[] = [];
+  readonly files: FileRow[] = [];
+  private readonly folderByPath = new Map<string, string>();
+  private root: Promise<string | null> | null = null;
+
+  constructor(
+    private readonly ownerId: string,
+    private readonly deps: { uploads: UploadService; folders: FolderService; trash: TrashService },
+  ) {}
+
+  /** Stores one file at `relativePath` (e.g. `photos/2024/a.jpg`) below `parent` ('/' or a folder id). */
+  async store(parent: string, relativePath: string, body: Readable): Promise<FileRow> {
+    this.root ??= this.deps.folders.resolveActiveParent(this.ownerId, parent);
+    const root = await this.root;
+    const segments = relativePath.split('/').filter((s) => s !== '' && s !== '.' && s !== '..');
+    const name = segments.pop() ?? 'Untitled';
+    const folderId = await this.folderFor(root, segments);
+    const file = await this.deps.uploads.storeFile({ ownerId: this.ownerId, filename: name, folderId, body });
+    this.files.push(file);
+    return file;
+  }
+
+  /** Undoes a failed upload, so a retry makes no duplicates: what it created goes, with its bytes. */
+  async discard(): Promise<void> {
+    await this.deps.trash.discard(
+      this.ownerId,
+      this.files.map((f) => f.id),
+      this.folders.map((f) => f.id),
+    );
+  }
+
+  private async folderFor(root: string | null, segments: string[]): Promise<string | null> {
+    let parent = root;
+    for (let i = 0; i < segments.length; i++) {
+      const key = segments.slice(0, i + 1).join('/');
+      let id = this.folderByPath.get(key);
+      if (!id) {
+        const folder = await this.deps.folders.create(this.ownerId, segments[i]!, parent ?? '/');
+        this.folders.push(folder);
+        id = folder.id;
+        this.folderByPath.set(key, id);
+      }
+      parent = id;
+    }
+    return parent;
+  }
+}
+
+export class FolderUploadService {
+  constructor(private readonly deps: { uploads: UploadService; folders: FolderService; trash: TrashService }) {}
+
+  begin(ownerId: string): FolderUpload {
+    return new FolderUpload(ownerId, this.deps);
+  }
+}
