@@ -1,4 +1,5 @@
 import { LIMITS } from '@nimbus/common';
+import { createHmac } from 'node:crypto';
 import type { SessionRepository } from '../db/repositories/session.repository.js';
 import { UnauthorizedError } from '../domain/errors.js';
 import type { AccessClaims, AccessTokenSigner } from '../security/access-token.js';
@@ -12,6 +13,9 @@ function parseRefreshToken(token: string | undefined): { sessionId: string; secr
   const match = token ? REFRESH_TOKEN.exec(token) : null;
   return match ? { sessionId: match[1]!, secret: match[2]! } : null;
 }
+
+/** How long after a rotation the token it replaced still refreshes (same browser only). */
+export const REFRESH_GRACE_MS = 30_000;
 
 export interface IssuedTokens {
   accessToken: string;
@@ -28,6 +32,8 @@ export class SessionService {
     private readonly sessions: SessionRepository,
     private readonly signer: AccessTokenSigner,
     private readonly clock: Clock,
+    /** Derives each refresh secret's successor (the server's secret key). */
+    private readonly rotationKey: string,
   ) {}
 
   async start(accountId: string, browserId: string): Promise<IssuedTokens> {
@@ -53,7 +59,12 @@ export class SessionService {
     };
   }
 
-  /** Swaps a refresh token for a new pair. A token that was already rotated away revokes the session. */
+  /**
+   * Swaps a refresh token for a new pair. The next secret derives from the presented one, so the
+   * same token presented again within a short grace after its rotation, from the same browser (two
+   * tabs refreshing at once, an answer lost on the way), gets the very same new pair. Presented
+   * later, a rotated-away token means it was stolen and used twice: the session is revoked.
+   */
   async refresh(refreshToken: string | undefined, browserId: string | undefined): Promise<IssuedTokens & AccessClaims> {
     const parsed = parseRefreshToken(refreshToken);
     if (!parsed || !browserId) throw new UnauthorizedError('INVALID_TOKEN', 'Invalid refresh token');
@@ -64,24 +75,38 @@ export class SessionService {
       throw new UnauthorizedError('INVALID_TOKEN', 'Invalid refresh token');
     }
     const presented = hashToken(secret);
-    if (presented !== session.refreshHash) {
-      if (presented === session.previousRefreshHash) await this.sessions.revoke(session.id, now);
-      throw new UnauthorizedError('INVALID_TOKEN', 'Invalid refresh token');
-    }
-    const nextSecret = newSecret();
+    const nextSecret = this.successorOf(session.id, secret);
     const expiresAt = now + LIMITS.refreshTokenMs;
-    if (!(await this.sessions.rotate(session.id, presented, hashToken(nextSecret), now, expiresAt))) {
-      // Another request rotated this same token first: the token has been used twice.
-      await this.sessions.revoke(session.id, now);
-      throw new UnauthorizedError('INVALID_TOKEN', 'Invalid refresh token');
+    const rotated =
+      presented === session.refreshHash && (await this.sessions.rotate(session.id, presented, hashToken(nextSecret), now, expiresAt));
+    let refreshExpiresAt = expiresAt;
+    if (!rotated) {
+      // Rotated by another request just now (or earlier): the successor must be what it made.
+      const current = presented === session.refreshHash ? await this.sessions.findById(session.id) : session;
+      refreshExpiresAt = current?.expiresAt ?? session.expiresAt;
+      const graced =
+        current !== undefined &&
+        current.revokedAt === null &&
+        current.previousRefreshHash === presented &&
+        current.refreshHash === hashToken(nextSecret) &&
+        now - current.lastUsedAt <= REFRESH_GRACE_MS;
+      if (!graced) {
+        if (presented === session.refreshHash || presented === session.previousRefreshHash) await this.sessions.revoke(session.id, now);
+        throw new UnauthorizedError('INVALID_TOKEN', 'Invalid refresh token');
+      }
     }
     const claims = { accountId: session.accountId, sessionId: session.id };
     return {
       ...claims,
       accessToken: await this.signer.sign(claims, now),
       refreshToken: `${session.id}.${nextSecret}`,
-      refreshExpiresAt: expiresAt,
+      refreshExpiresAt,
     };
+  }
+
+  /** The secret that replaces `secret` at rotation: unguessable without the server's key. */
+  private successorOf(sessionId: string, secret: string): string {
+    return createHmac('sha256', this.rotationKey).update(`${sessionId}.${secret}`).digest('base64url');
   }
 
   /** The signed-in account behind an access token, checked against revocation. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../helpers/test-browser.js';
-import { expectError, startUsersApp, uniqueEmail, type UsersHarness } from './support.js';
+import { REFRESH_GRACE_MS } from '../../src/services/session.service.js';
+import { SECOND, expectError, startUsersApp, uniqueEmail, type UsersHarness } from './support.js';
 
 describe('POST /user-service/get-token', () => {
   let h: UsersHarness;
@@ -37,6 +38,8 @@ describe('POST /user-service/get-token', () => {
     const victim = await signedIn();
     const stolen = victim.cookies.get('refresh-token')!;
     expect((await victim.post('/user-service/get-token')).statusCode).toBe(200);
+    // Past the grace that lets two tabs refresh at once.
+    h.clock.advance(REFRESH_GRACE_MS + SECOND);
 
     const thief = new TestBrowser(h.app, victim.browserId);
     thief.cookies.set('refresh-token', stolen);
@@ -53,11 +56,30 @@ describe('POST /user-service/get-token', () => {
     thief.cookies.set('refresh-token', victim.cookies.get('refresh-token')!);
     expect((await thief.post('/user-service/get-token')).statusCode).toBe(200);
     expect((await thief.get('/user-service/user')).statusCode).toBe(200);
+    h.clock.advance(REFRESH_GRACE_MS + SECOND);
 
     expectError(await victim.post('/user-service/get-token'), 401, 'INVALID_TOKEN');
 
     expectError(await thief.get('/user-service/user'), 401);
     expectError(await thief.post('/user-service/get-token'), 401);
+  });
+
+  it('lets the token it just replaced refresh again for a few seconds, from the same browser only', async () => {
+    const browser = await signedIn();
+    const previous = browser.cookies.get('refresh-token')!;
+    expect((await browser.post('/user-service/get-token')).statusCode).toBe(200);
+
+    // A second tab whose refresh crossed the first, or an answer lost on the way: no theft.
+    const otherTab = new TestBrowser(h.app, browser.browserId);
+    otherTab.cookies.set('refresh-token', previous);
+    expect((await otherTab.post('/user-service/get-token')).statusCode).toBe(200);
+    expect((await otherTab.get('/user-service/user')).statusCode).toBe(200);
+    expect((await browser.post('/user-service/get-token')).statusCode).toBe(200);
+
+    const elsewhere = new TestBrowser(h.app);
+    elsewhere.cookies.set('refresh-token', previous);
+    expectError(await elsewhere.post('/user-service/get-token'), 401, 'INVALID_TOKEN');
+    expect((await browser.get('/user-service/user')).statusCode).toBe(200);
   });
 
   it('is bound to the browser id: another uuid gets 401', async () => {
