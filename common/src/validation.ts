@@ -10,15 +10,17 @@ export const VALIDATION_MESSAGES = {
 } as const;
 
 const SPACE_OR_CONTROL = /[\s\p{Cc}]/u;
+/** Characters that turn an address into a display name, a group or a list when a mailer parses it. */
+const MAIL_SYNTAX = /[<>,;:"()[\]\\]/;
 
 /**
- * A deliberately plain format check: one @ with text on both sides, no spaces or control
- * characters, and a dot inside the domain. Spelled out rather than as one regular expression
+ * A deliberately plain format check: one @ with text on both sides, no spaces, control
+ * characters or mail syntax (`<>,;:"()[]\`), and a dot inside the domain. Spelled out rather than as one regular expression
  * because such a pattern backtracks in quadratic time on long inputs like `a@a.a.a…@`.
  */
 export function isEmailFormatValid(email: string): boolean {
   const at = email.indexOf('@');
-  if (at < 1 || email.includes('@', at + 1) || SPACE_OR_CONTROL.test(email)) return false;
+  if (at < 1 || email.includes('@', at + 1) || SPACE_OR_CONTROL.test(email) || MAIL_SYNTAX.test(email)) return false;
   const domain = email.slice(at + 1);
   const dot = domain.indexOf('.', 1);
   return dot !== -1 && dot < domain.length - 1;

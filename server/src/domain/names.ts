@@ -5,6 +5,12 @@ import { InvalidError } from './errors.js';
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 const SEPARATOR = /[/\\]/g;
+/**
+ * Invisible formatting that can make a name read as something else (U+202E turns `gnp.exe` into
+ * `exe.png` on screen): bidirectional overrides, embeddings and isolates, directional and
+ * zero-width marks, and the byte-order mark.
+ */
+const DECEPTIVE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 function truncateUtf8(text: string, maxBytes: number): string {
   let bytes = 0;
@@ -18,11 +24,11 @@ function truncateUtf8(text: string, maxBytes: number): string {
 }
 
 /**
- * A file or folder name as stored: separators replaced, control characters removed,
+ * A file or folder name as stored: separators replaced, control and invisible formatting characters removed,
  * trimmed, NFC, at most 255 UTF-8 bytes (keeping the extension). Everything else is kept as given.
  */
 export function sanitizeName(raw: string): string {
-  let name = raw.normalize('NFC').replace(CONTROL, '').replace(SEPARATOR, '_').trim();
+  let name = raw.normalize('NFC').replace(CONTROL, '').replace(DECEPTIVE, '').replace(SEPARATOR, '_').trim();
   if (name === '.' || name === '..') name = name.replace(/\./g, '_');
   if (Buffer.byteLength(name) > LIMITS.nameMaxBytes) {
     const dot = name.lastIndexOf('.');

@@ -19,7 +19,8 @@ export function createMailer(config: MailConfig | null): Mailer | null {
   const transport: Transporter = nodemailer.createTransport(config.smtpUrl);
   return {
     async send(message) {
-      await transport.sendMail({ from: config.from, ...message });
+      // An address object is taken as one address, never parsed for names, groups or lists.
+      await transport.sendMail({ from: config.from, ...message, to: { name: '', address: message.to } });
     },
     close: () => transport.close(),
   };

@@ -27,6 +27,8 @@ export class RemoteEmbeddingProvider implements EmbeddingProvider {
       headers: { 'content-type': 'application/json', ...(this.config.apiKey ? { authorization: `Bearer ${this.config.apiKey}` } : {}) },
       body: JSON.stringify({ model: this.config.model, input: texts }),
       signal: AbortSignal.timeout(TIMEOUT_MS),
+      // The API key goes to the configured endpoint only, never to wherever it redirects.
+      redirect: 'error',
     });
     if (!response.ok) throw new Error(`embeddings endpoint answered ${response.status}`);
     const body = (await response.json()) as { data?: { index?: number; embedding?: number[] }[] };
