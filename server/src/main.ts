@@ -1,3 +1,4 @@
+import './thread-pool.js';
 import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';

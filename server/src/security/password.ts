@@ -1,14 +1,29 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import pLimit from 'p-limit';
 
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 
+/**
+ * scrypt runs on libuv's thread pool, which file reads and writes share: a flood of logins may
+ * take two of its threads, never all of them.
+ */
+const hashing = pLimit(2);
+
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { ...options, maxmem: 128 * options.N! * options.r! * 2 }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  });
+  return hashing(
+    () =>
+      new Promise<Buffer>((resolve, reject) => {
+        scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { ...options, maxmem: 128 * options.N! * options.r! * 2 }, (err, key) =>
+          err ? reject(err) : resolve(key),
+        );
+      }),
+  );
+}
+
+/** How many password hashes are being computed or waiting right now. */
+export function hashingLoad(): { active: number; pending: number } {
+  return { active: hashing.activeCount, pending: hashing.pendingCount };
 }
 
 /** scrypt on libuv's thread pool; the format records its parameters so they can be raised later. */

@@ -52,13 +52,11 @@ export class ThumbnailService {
     if (!file) return null;
     const existing = await this.media.find(fileId);
     if (existing) return existing.status;
-    const outcome = await heavyWork
-      .run(() => this.make(file))
-      .catch((err: unknown): Outcome => {
-        if (err instanceof MediaUnprocessableError) return { status: 'failed', error: err.message };
-        if (err instanceof MediaToolMissingError) return { status: 'skipped', error: err.message };
-        throw err;
-      });
+    const outcome = await heavyWork(() => this.make(file)).catch((err: unknown): Outcome => {
+      if (err instanceof MediaUnprocessableError) return { status: 'failed', error: err.message };
+      if (err instanceof MediaToolMissingError) return { status: 'skipped', error: err.message };
+      throw err;
+    });
     await this.save(file, outcome);
     return outcome.status;
   }
