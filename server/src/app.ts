@@ -10,6 +10,8 @@ import { AccountRepository } from './db/repositories/account.repository.js';
 import { LoginThrottleRepository } from './db/repositories/login-throttle.repository.js';
 import { SessionRepository } from './db/repositories/session.repository.js';
 import { registerAuth } from './http/plugins/auth.js';
+import { registerBodyTimeout } from './http/plugins/body-timeout.js';
+import { serializeRequest } from './http/plugins/request-log.js';
 import { registerErrorHandler } from './http/plugins/error-handler.js';
 import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerWebApp } from './http/plugins/web-app.js';
@@ -80,15 +82,26 @@ declare module 'fastify' {
   }
 }
 
+/** A hop count trusts that many proxies nearest the server; the rest pass through as Fastify takes them. */
+function trustProxyOption(trust: Config['http']['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
 /** Builds the whole server (database migrated, routes registered) without listening. */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      serializers: { req: serializeRequest },
+    },
     genReqId: () => randomUUID(),
-    trustProxy: true,
+    trustProxy: trustProxyOption(config.http.trustProxy),
     forceCloseConnections: 'idle',
     bodyLimit: 1024 * 1024,
+    connectionTimeout: config.http.idleTimeoutMs,
   });
+  registerBodyTimeout(app, config.http.bodyTimeoutMs);
 
   const database = deps.database ?? openDatabase(config.db);
   const mailer = deps.mailer === undefined ? createMailer(config.mail) : deps.mailer;
@@ -108,7 +121,12 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const accountTokens = new AccountTokenRepository(database.db);
   const loginThrottle = new LoginThrottleRepository(database.db);
   const housekeeping = new HousekeepingService(sessionRepository, accountTokens, loginThrottle, clock);
-  const sessions = new SessionService(sessionRepository, new AccessTokenSigner(config.secrets.secretKey, LIMITS.accessTokenMs), clock);
+  const sessions = new SessionService(
+    sessionRepository,
+    new AccessTokenSigner(config.secrets.secretKey, LIMITS.accessTokenMs),
+    clock,
+    `refresh-rotation:${config.secrets.secretKey}`,
+  );
   const accounts = new AccountService(
     new AccountRepository(database.db),
     accountTokens,
@@ -116,7 +134,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     sessions,
     mailer,
     clock,
-    { signupOpen: config.signupOpen, appUrl: config.http.appUrl },
+    { signupOpen: config.signupOpen, appUrl: config.http.appUrl, accountRateLimit: config.accountRateLimit },
     app.log,
   );
 
@@ -201,7 +219,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.decorate('background', background);
 
   registerErrorHandler(app);
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, { https: config.http.secureCookies });
   await app.register(cookie);
   const requireAuth = registerAuth(app, sessions);
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -29,8 +29,24 @@ export interface SearchConfig {
   embeddings: { url: string; model: string; apiKey?: string } | null;
 }
 
+export interface HttpConfig {
+  port: number;
+  host: string;
+  appUrl: string;
+  secureCookies: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client's address (rate limits, logs):
+   * false (the socket's peer), true (any), a hop count, or addresses/CIDRs.
+   */
+  trustProxy: boolean | number | string[];
+  /** A request body (JSON) must arrive whole within this; uploads are exempt and use the idle timeout. */
+  bodyTimeoutMs: number;
+  /** A connection with no traffic either way for this long is closed. */
+  idleTimeoutMs: number;
+}
+
 export interface Config {
-  http: { port: number; host: string; appUrl: string; secureCookies: boolean };
+  http: HttpConfig;
   logLevel: string;
   dataDir: string;
   db: DatabaseConfig;
@@ -38,6 +54,8 @@ export interface Config {
   mail: MailConfig | null;
   secrets: { secretKey: string; encryptionKey: Buffer };
   signupOpen: boolean;
+  /** Per client address and hour: sign-ups, reset e-mails and reset attempts; 0 turns the limit off. */
+  accountRateLimit: number;
   trashRetentionDays: number;
   maxUploadBytes: number | null;
   search: SearchConfig;
@@ -83,6 +101,13 @@ const envSchema = z.object({
   SECRET_KEY: text.refine((v) => v.length >= 32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: text.refine((v) => parseKey(v) !== null, 'must be 32 bytes as 64 hex digits or base64').optional(),
   SIGNUP: z.enum(['open', 'closed']).default('open'),
+  ACCOUNT_RATE_LIMIT: integer(0, 1_000_000).default(30),
+  TRUST_PROXY: text
+    .refine(
+      (v) => /^(true|false|\d+|[0-9a-fA-F.:/]+(,\s*[0-9a-fA-F.:/]+)*)$/.test(v),
+      'must be true, false, a hop count or a list of addresses/CIDRs',
+    )
+    .optional(),
   TRASH_RETENTION_DAYS: integer(0, 36500).default(30),
   MAX_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
   WEB_ROOT: text.optional(),
@@ -124,7 +149,11 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
   const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
 
   try {
-    mkdirSync(dataDir, { recursive: true });
+    // The database and the stored files are the owner's alone: a new DATA_DIR is private to this user.
+    if (!existsSync(dataDir)) {
+      mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+      chmodSync(dataDir, 0o700);
+    }
   } catch (err) {
     throw new ConfigError([`DATA_DIR: cannot create ${dataDir} (${(err as NodeJS.ErrnoException).code ?? String(err)})`]);
   }
@@ -136,7 +165,15 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
   const webRoot = e.WEB_ROOT ? path.resolve(cwd, e.WEB_ROOT) : defaultWebRoot();
 
   return Object.freeze({
-    http: { port: e.PORT, host: e.HOST, appUrl, secureCookies: appUrl.startsWith('https://') },
+    http: {
+      port: e.PORT,
+      host: e.HOST,
+      appUrl,
+      secureCookies: appUrl.startsWith('https://'),
+      trustProxy: parseTrustProxy(e.TRUST_PROXY),
+      bodyTimeoutMs: 60_000,
+      idleTimeoutMs: 5 * 60_000,
+    },
     logLevel: e.LOG_LEVEL,
     dataDir,
     db: e.DATABASE_URL ? { driver: 'postgres', url: e.DATABASE_URL } : { driver: 'sqlite', path: path.join(dataDir, 'nimbus.sqlite') },
@@ -155,6 +192,7 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
     mail: e.SMTP_URL ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM as string } : null,
     secrets,
     signupOpen: e.SIGNUP === 'open',
+    accountRateLimit: e.ACCOUNT_RATE_LIMIT,
     trashRetentionDays: e.TRASH_RETENTION_DAYS,
     maxUploadBytes: e.MAX_UPLOAD_BYTES ?? null,
     search: {
@@ -166,6 +204,13 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
     },
     webRoot: webRoot && existsSync(path.join(webRoot, 'index.html')) ? webRoot : null,
   } satisfies Config);
+}
+
+function parseTrustProxy(value: string | undefined): HttpConfig['trustProxy'] {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((v) => v.trim());
 }
 
 export function parseKey(value: string): Buffer | null {

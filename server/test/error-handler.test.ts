@@ -45,7 +45,7 @@ describe('error handler', () => {
   beforeAll(async () => {
     app = Fastify({ logger: false });
     registerErrorHandler(app);
-    await registerSecurityHeaders(app);
+    await registerSecurityHeaders(app, { https: false });
     for (const [name, thrower] of Object.entries(THROWERS)) app.get(`/${name}`, async () => thrower());
     app.post('/echo', async (request) => request.body);
     await app.ready();

@@ -1,4 +1,5 @@
 import SQLite from 'better-sqlite3';
+import { chmodSync } from 'node:fs';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
@@ -26,6 +27,8 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
 
 function openSqlite(file: string): SQLite.Database {
   const sqlite = new SQLite(file);
+  // Password hashes, link tokens and names: readable by the server's user only (WAL files follow).
+  chmodSync(file, 0o600);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

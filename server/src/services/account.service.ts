@@ -1,7 +1,7 @@
 import { LIMITS, type UserDto } from '@nimbus/common';
 import type { AccountRepository, AccountRow } from '../db/repositories/account.repository.js';
 import type { AccountTokenRepository } from '../db/repositories/account-token.repository.js';
-import type { LoginThrottleRepository } from '../db/repositories/login-throttle.repository.js';
+import type { LoginThrottleRepository, ThrottlePolicy } from '../db/repositories/login-throttle.repository.js';
 import type { AccountTokenPurpose } from '../db/schema.js';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyError, UnauthorizedError, UnavailableError } from '../domain/errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
@@ -14,7 +14,22 @@ import type { IssuedTokens, SessionService } from './session.service.js';
 export interface AccountServiceOptions {
   signupOpen: boolean;
   appUrl: string;
+  /** Sign-ups, reset e-mails and reset attempts per client address and hour; 0 for no limit. */
+  accountRateLimit: number;
 }
+
+const FIFTEEN_MINUTES = { windowMs: LIMITS.loginFailureWindowMs, lockMs: LIMITS.loginLockMs };
+/** SPEC's ten failures: per e-mail and client address, so nobody elsewhere can lock the owner out. */
+const LOGIN_PER_EMAIL_AND_ADDRESS: ThrottlePolicy = { maxFailures: LIMITS.loginMaxFailures, ...FIFTEEN_MINUTES };
+/** Guessing one account from many addresses. */
+const LOGIN_PER_EMAIL: ThrottlePolicy = { maxFailures: 10 * LIMITS.loginMaxFailures, ...FIFTEEN_MINUTES };
+/** Guessing many accounts from one address. */
+const LOGIN_PER_ADDRESS: ThrottlePolicy = { maxFailures: 20 * LIMITS.loginMaxFailures, ...FIFTEEN_MINUTES };
+/** Wrong current passwords on change-password: a stolen session is no password oracle. */
+const PASSWORD_CHECKS: ThrottlePolicy = { maxFailures: LIMITS.loginMaxFailures, ...FIFTEEN_MINUTES };
+const HOUR_MS = 60 * 60_000;
+
+type Limited = readonly [key: string, policy: ThrottlePolicy];
 
 export interface Logger {
   error(obj: unknown, msg?: string): void;
@@ -46,8 +61,10 @@ export class AccountService {
   async create(
     input: { email: string; password: string },
     browserId: string,
+    clientAddress: string,
   ): Promise<{ account: AccountRow; emailSent: boolean; tokens: IssuedTokens }> {
     if (!this.options.signupOpen) throw new ForbiddenError('SIGNUP_CLOSED', 'Sign-up is closed');
+    await this.rateLimit('create', clientAddress);
     const now = this.clock.now();
     const email = input.email.trim();
     const account: AccountRow = {
@@ -68,23 +85,24 @@ export class AccountService {
     return { account, emailSent, tokens: await this.sessions.start(account.id, browserId) };
   }
 
-  async login(input: { email: string; password: string }, browserId: string): Promise<{ account: AccountRow; tokens: IssuedTokens }> {
-    const now = this.clock.now();
+  async login(
+    input: { email: string; password: string },
+    browserId: string,
+    clientAddress: string,
+  ): Promise<{ account: AccountRow; tokens: IssuedTokens }> {
     const emailKey = emailKeyOf(input.email);
-    const lockedUntil = await this.throttle.lockedUntil(emailKey, now);
-    if (lockedUntil)
-      throw new TooManyError('LOGIN_THROTTLED', 'Too many failed attempts; try again later', Math.ceil((lockedUntil - now) / 1000));
+    const pair: Limited = [`login:${emailKey}|${clientAddress}`, LOGIN_PER_EMAIL_AND_ADDRESS];
+    const shared: Limited[] = [
+      [`login-address:${clientAddress}`, LOGIN_PER_ADDRESS],
+      [`login-email:${emailKey}`, LOGIN_PER_EMAIL],
+    ];
+    // Every attempt is counted before its password is checked: a burst gets no more tries than a sequence.
+    await this.reserveAttempts([pair, ...shared], 'LOGIN_THROTTLED', 'Too many failed attempts; try again later');
     const account = await this.accounts.findByEmailKey(emailKey);
     const valid = await verifyPassword(input.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
-    if (!account || !valid) {
-      await this.throttle.recordFailure(emailKey, now, {
-        maxFailures: LIMITS.loginMaxFailures,
-        windowMs: LIMITS.loginFailureWindowMs,
-        lockMs: LIMITS.loginLockMs,
-      });
-      throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or password');
-    }
-    await this.throttle.clear(emailKey);
+    if (!account || !valid) throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or password');
+    await this.throttle.clear(pair[0]);
+    for (const [key, policy] of shared) await this.throttle.release(key, policy);
     return { account, tokens: await this.sessions.start(account.id, browserId) };
   }
 
@@ -94,11 +112,24 @@ export class AccountService {
     return account;
   }
 
-  /** Changes the password and ends every other session of the account. */
+  /**
+   * Changes the password, ends every other session of the account and voids any e-mailed reset
+   * link. Wrong current passwords count like failed logins; past the limit the session ends too.
+   */
   async changePassword(accountId: string, currentSessionId: string, oldPassword: string, newPassword: string): Promise<void> {
     const account = await this.get(accountId);
+    const checks: Limited = [`password-check:${account.id}`, PASSWORD_CHECKS];
+    try {
+      await this.reserveAttempts([checks], 'LOGIN_THROTTLED', 'Too many failed attempts; try again later');
+    } catch (err) {
+      await this.sessions.end(currentSessionId);
+      throw err;
+    }
     if (!(await verifyPassword(oldPassword, account.passwordHash))) throw new UnauthorizedError('WRONG_PASSWORD', 'Incorrect password');
-    await this.accounts.setPasswordHash(account.id, await hashPassword(newPassword), this.clock.now());
+    const now = this.clock.now();
+    await this.accounts.setPasswordHash(account.id, await hashPassword(newPassword), now);
+    await this.throttle.clear(checks[0]);
+    await this.tokens.voidUnused(account.id, 'reset-password', now);
     await this.sessions.endAll(account.id, currentSessionId);
   }
 
@@ -116,15 +147,17 @@ export class AccountService {
     await this.accounts.markEmailVerified(accountId, now);
   }
 
-  async sendPasswordReset(email: string): Promise<void> {
+  async sendPasswordReset(email: string, clientAddress: string): Promise<void> {
     this.requireMail();
+    await this.rateLimit('send-password-reset', clientAddress);
     const account = await this.accounts.findByEmailKey(emailKeyOf(email));
     if (!account) throw new NotFoundError('USER_NOT_FOUND', 'Email does not exist');
     await this.sendWithCooldown(account, 'resetEmailSentAt', 'reset-password');
   }
 
   /** Sets a new password from an e-mailed token; every session of the account ends. */
-  async resetPassword(token: string, password: string): Promise<void> {
+  async resetPassword(token: string, password: string, clientAddress: string): Promise<void> {
+    await this.rateLimit('reset-password', clientAddress);
     const now = this.clock.now();
     const accountId = await this.tokens.consume(hashToken(token), 'reset-password', now);
     if (!accountId) throw new UnauthorizedError('INVALID_TOKEN', 'Invalid or expired token');
@@ -132,8 +165,40 @@ export class AccountService {
     await this.accounts.setPasswordHash(accountId, await hashPassword(password), now);
     // Receiving the e-mail proves the address.
     await this.accounts.markEmailVerified(accountId, now);
-    await this.throttle.clear(account.emailKey);
+    await this.tokens.voidUnused(accountId, 'reset-password', now);
+    await this.throttle.clear(`login-email:${account.emailKey}`);
+    await this.throttle.clear(`password-check:${accountId}`);
     await this.sessions.endAll(accountId);
+  }
+
+  /**
+   * Reserves an attempt under each key in turn; the first key over its limit refuses the request,
+   * and the attempts already reserved for it are given back, so a refused request uses up no
+   * shared budget (hammering one pair never locks the e-mail for everyone).
+   */
+  private async reserveAttempts(keys: Limited[], code: 'LOGIN_THROTTLED' | 'RATE_LIMITED', message: string): Promise<void> {
+    const now = this.clock.now();
+    const reserved: Limited[] = [];
+    for (const limited of keys) {
+      const [key, policy] = limited;
+      const { attempts, lockedUntil } = await this.throttle.reserve(key, now, policy);
+      if (attempts > policy.maxFailures) {
+        for (const [k, p] of reserved) await this.throttle.release(k, p);
+        const until = lockedUntil && lockedUntil > now ? lockedUntil : now + policy.lockMs;
+        throw new TooManyError(code, message, Math.ceil((until - now) / 1000));
+      }
+      reserved.push(limited);
+    }
+  }
+
+  private async rateLimit(action: string, clientAddress: string): Promise<void> {
+    const max = this.options.accountRateLimit;
+    if (max <= 0) return;
+    await this.reserveAttempts(
+      [[`${action}:${clientAddress}`, { maxFailures: max, windowMs: HOUR_MS, lockMs: HOUR_MS }]],
+      'RATE_LIMITED',
+      'Too many requests; try again later',
+    );
   }
 
   private requireMail(): void {

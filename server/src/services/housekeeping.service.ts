@@ -6,6 +6,7 @@ import type { Clock } from './clock.js';
 
 /** Revoked sessions are kept a day so a replayed refresh token still reads as theft meanwhile. */
 const KEEP_REVOKED_MS = 24 * 60 * 60_000;
+const THROTTLE_WINDOW_MS = Math.max(60 * 60_000, LIMITS.loginFailureWindowMs, LIMITS.loginLockMs);
 
 export interface HousekeepingResult {
   sessions: number;
@@ -27,7 +28,8 @@ export class HousekeepingService {
     return {
       sessions: await this.sessions.deleteDead(now, KEEP_REVOKED_MS),
       tokens: await this.tokens.deleteSpent(now),
-      throttles: await this.throttles.deleteStale(now, Math.max(LIMITS.loginFailureWindowMs, LIMITS.loginLockMs)),
+      // The longest window in use: the hourly limits on sign-ups and password resets.
+      throttles: await this.throttles.deleteStale(now, THROTTLE_WINDOW_MS),
     };
   }
 }

@@ -28,7 +28,16 @@ function problemsOf(env: Record<string, string>): string[] {
 describe('loadConfig', () => {
   it('applies the documented defaults to an empty environment', () => {
     const config = loadConfig({}, cwd);
-    expect(config.http).toEqual({ port: 3000, host: '0.0.0.0', appUrl: 'http://localhost:3000', secureCookies: false });
+    expect(config.http).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      appUrl: 'http://localhost:3000',
+      secureCookies: false,
+      trustProxy: false,
+      bodyTimeoutMs: 60_000,
+      idleTimeoutMs: 300_000,
+    });
+    expect(config.accountRateLimit).toBe(30);
     expect(config.dataDir).toBe(path.join(cwd, 'data'));
     expect(config.db).toEqual({ driver: 'sqlite', path: path.join(cwd, 'data', 'nimbus.sqlite') });
     expect(config.storage).toEqual({ driver: 'fs', root: path.join(cwd, 'data', 'files') });
@@ -65,7 +74,7 @@ describe('loadConfig', () => {
       },
       cwd,
     );
-    expect(config.http).toEqual({ port: 8080, host: '127.0.0.1', appUrl: 'https://drive.example.com', secureCookies: true });
+    expect(config.http).toMatchObject({ port: 8080, host: '127.0.0.1', appUrl: 'https://drive.example.com', secureCookies: true });
     expect(config.dataDir).toBe(path.join(cwd, 'var/nimbus'));
     expect(config.db).toEqual({ driver: 'postgres', url: 'postgres://nimbus@db:5432/nimbus' });
     expect(config.storage).toEqual({

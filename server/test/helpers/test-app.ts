@@ -47,7 +47,15 @@ export async function createTestDatabase(dataDir: string, dialect: TestDialect =
 
 export function testConfig(dataDir: string, db: DatabaseConfig, overrides: Partial<Config> = {}): Config {
   return {
-    http: { port: 0, host: '127.0.0.1', appUrl: 'http://localhost:3000', secureCookies: false },
+    http: {
+      port: 0,
+      host: '127.0.0.1',
+      appUrl: 'http://localhost:3000',
+      secureCookies: false,
+      trustProxy: false,
+      bodyTimeoutMs: 60_000,
+      idleTimeoutMs: 5 * 60_000,
+    },
     logLevel: 'silent',
     dataDir,
     db,
@@ -55,6 +63,8 @@ export function testConfig(dataDir: string, db: DatabaseConfig, overrides: Parti
     mail: null,
     secrets: { secretKey: 'test-secret-key-that-is-long-enough-0123456789', encryptionKey: randomBytes(32) },
     signupOpen: true,
+    // Test files sign up many accounts from one address; the limit's own test turns it on.
+    accountRateLimit: 0,
     trashRetentionDays: 30,
     maxUploadBytes: null,
     webRoot: null,

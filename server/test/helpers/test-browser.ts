@@ -9,6 +9,8 @@ interface StoredCookie {
 /** One browser: its own `uuid` header and cookie jar (paths honoured), talking to the app via inject. */
 export class TestBrowser {
   readonly cookies = new Map<string, StoredCookie>();
+  /** The client address the server sees. */
+  remoteAddress = '127.0.0.1';
 
   constructor(
     private readonly app: FastifyInstance,
@@ -30,6 +32,7 @@ export class TestBrowser {
     const response = await this.app.inject({
       method,
       url,
+      remoteAddress: this.remoteAddress,
       headers: Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== undefined)),
       ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }),
     });

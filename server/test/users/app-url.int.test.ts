@@ -7,7 +7,17 @@ describe('with APP_URL on https', () => {
   beforeAll(async () => {
     h = await startUsersApp({
       mail: true,
-      config: { http: { port: 0, host: '127.0.0.1', appUrl: 'https://drive.example.com', secureCookies: true } },
+      config: {
+        http: {
+          port: 0,
+          host: '127.0.0.1',
+          appUrl: 'https://drive.example.com',
+          secureCookies: true,
+          trustProxy: false,
+          bodyTimeoutMs: 60_000,
+          idleTimeoutMs: 300_000,
+        },
+      },
     });
   });
   afterAll(() => h.close());

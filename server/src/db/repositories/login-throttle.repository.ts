@@ -19,8 +19,8 @@ export class LoginThrottleRepository {
    * at the limit. One upsert computes the new count from the stored one, so concurrent failures
    * are all counted; a read-then-write lost updates under PostgreSQL's read committed.
    */
-  async recordFailure(emailKey: string, now: number, policy: ThrottlePolicy): Promise<void> {
-    await this.db
+  async recordFailure(emailKey: string, now: number, policy: ThrottlePolicy): Promise<{ failures: number; lockedUntil: number | null }> {
+    return this.db
       .insertInto('loginThrottle')
       .values({ emailKey, failures: 1, windowStartedAt: now, lockedUntil: policy.maxFailures <= 1 ? now + policy.lockMs : null })
       .onConflict((oc) =>
@@ -47,7 +47,37 @@ export class LoginThrottleRepository {
           };
         }),
       )
+      .returning(['failures', 'lockedUntil'])
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Counts an attempt before it is checked (a password verified, a token tried), in one upsert,
+   * and answers the count with this attempt and the lock. However many arrive at once, each sees a
+   * distinct count, so a burst gets no more tries than a sequence. A lapsed window or lock starts over.
+   */
+  async reserve(key: string, now: number, policy: ThrottlePolicy): Promise<{ attempts: number; lockedUntil: number | null }> {
+    const row = await this.recordFailure(key, now, policy);
+    return { attempts: row.failures, lockedUntil: row.lockedUntil };
+  }
+
+  /** Gives back a reserved attempt that succeeded; under the limit again, the key unlocks. */
+  async release(key: string, policy: ThrottlePolicy): Promise<void> {
+    await this.db
+      .updateTable('loginThrottle')
+      .set((eb) => ({
+        failures: eb('failures', '-', 1),
+        lockedUntil: eb
+          .case()
+          .when('failures', '<=', policy.maxFailures)
+          .then(eb.cast<number | null>(eb.val(null), 'bigint'))
+          .else(eb.ref('lockedUntil'))
+          .end(),
+      }))
+      .where('emailKey', '=', key)
+      .where('failures', '>', 0)
       .execute();
+    await this.db.deleteFrom('loginThrottle').where('emailKey', '=', key).where('failures', '<=', 0).execute();
   }
 
   async clear(emailKey: string): Promise<void> {

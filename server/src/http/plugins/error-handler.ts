@@ -1,6 +1,7 @@
 import type { ApiErrorBody, ErrorCode } from '@nimbus/common';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, TooManyError } from '../../domain/errors.js';
+import { UploadAbortedError } from '../multipart.js';
 
 /** The one place where stable error codes become HTTP status codes. */
 const STATUS: Record<ErrorCode, number> = {
@@ -64,6 +65,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (error instanceof TooManyError) void reply.header('retry-after', String(error.retryAfterSeconds));
       if (STATUS[error.code] >= 500) request.log.error({ err: error }, error.message);
       return sendError(request, reply, error.code, error.message, error instanceof TooManyError ? undefined : error.details);
+    }
+    if (error instanceof UploadAbortedError) {
+      // The client went away mid-upload (closed the tab, cancelled): routine, and nobody reads the answer.
+      request.log.info('the client aborted the upload');
+      return sendError(request, reply, 'VALIDATION_FAILED', error.message);
     }
     const code = frameworkCode(error);
     if (code) return sendError(request, reply, code, code === 'PAYLOAD_TOO_LARGE' ? 'Request body is too large' : 'Invalid request');

@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 /** Headers for an app that loads only its own scripts and shows only its own media. */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -25,6 +25,7 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     referrerPolicy: { policy: 'no-referrer' },
     frameguard: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
-    strictTransportSecurity: false,
+    // Only where the app is served over https (APP_URL): browsers then never fall back to http.
+    strictTransportSecurity: options.https ? { maxAge: 15_552_000, includeSubDomains: false } : false,
   });
 }

@@ -62,7 +62,7 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
 
   app.post(
     '/file-service/upload',
-    { onRequest: refuseOversized, preHandler: deps.requireAuth },
+    { onRequest: refuseOversized, preHandler: deps.requireAuth, config: { streamsBody: true } },
     async (request, reply): Promise<FileDto> => {
       const ownerId = authOf(request).accountId;
       const { results } = await readMultipart(request, { files: 1, fields: 20 }, async (stream, info, fields) => {
@@ -79,7 +79,7 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
 
   app.post(
     '/folder-service/upload',
-    { preHandler: deps.requireAuth },
+    { preHandler: deps.requireAuth, config: { streamsBody: true } },
     async (request, reply): Promise<{ files: FileDto[]; folders: FolderDto[] }> => {
       const upload = folderUploads.begin(authOf(request).accountId);
       // Each file-data part is parsed once, as it arrives; files find theirs by index.

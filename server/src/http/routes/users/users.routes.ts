@@ -37,7 +37,7 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
 
   app.post('/user-service/create', async (request, reply): Promise<CreateAccountResponse> => {
     const body = parseInput(createAccountBody, request.body);
-    const { account, emailSent, tokens } = await accounts.create(body, browserId(request));
+    const { account, emailSent, tokens } = await accounts.create(body, browserId(request), request.ip);
     setSessionCookies(reply, tokens, secureCookies, LIMITS.accessTokenMs);
     void reply.status(201);
     return { user: toUserDto(account), emailSent };
@@ -45,7 +45,7 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
 
   app.post('/user-service/login', async (request, reply): Promise<LoginResponse> => {
     const body = parseInput(loginBody, request.body);
-    const { account, tokens } = await accounts.login(body, browserId(request));
+    const { account, tokens } = await accounts.login(body, browserId(request), request.ip);
     setSessionCookies(reply, tokens, secureCookies, LIMITS.accessTokenMs);
     return { user: toUserDto(account) };
   });
@@ -101,13 +101,13 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
   });
 
   app.patch('/user-service/send-password-reset', async (request) => {
-    await accounts.sendPasswordReset(parseInput(sendPasswordResetBody, request.body).email);
+    await accounts.sendPasswordReset(parseInput(sendPasswordResetBody, request.body).email, request.ip);
     return { message: 'Password reset sent' };
   });
 
   app.patch('/user-service/reset-password', async (request, reply) => {
     const body = parseInput(resetPasswordBody, request.body);
-    await accounts.resetPassword(body.passwordToken, body.password);
+    await accounts.resetPassword(body.passwordToken, body.password, request.ip);
     clearSessionCookies(reply, secureCookies);
     return { message: 'Password reset' };
   });
