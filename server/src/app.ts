@@ -140,8 +140,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   const uow = new UnitOfWork(database.db, database.dialect);
   const queue = new JobQueue(database.db, database.dialect, clock);
-  // Configs built in code before AI search existed (older test helpers) get the defaults.
-  const searchConfig = config.search ?? { enabled: true, embeddings: null };
+  const searchConfig = config.search;
   const indexRequests = new IndexRequests(queue, clock, searchConfig.enabled);
   const events = new DriveEvents(queue, indexRequests, () => worker.notify());
   const folders = new FolderService(uow, events, clock);

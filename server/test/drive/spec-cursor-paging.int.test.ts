@@ -43,7 +43,7 @@ async function pageLikeSpecClient(browser: TestBrowser, query: Record<string, st
   const ids: string[] = [];
   let last: FileDto | undefined;
   for (let pages = 0; pages < 100; pages++) {
-    const cursor = last ? { startAt: 'true', startAtDate: last.uploadDate, startAtName: last.filename } : {};
+    const cursor: Record<string, string> = last ? { startAt: 'true', startAtDate: last.uploadDate, startAtName: last.filename } : {};
     const page = await listFiles(browser, { ...query, limit: String(limit), ...cursor });
     ids.push(...page.map((f) => f._id));
     if (page.length < limit) return ids;
@@ -52,9 +52,9 @@ async function pageLikeSpecClient(browser: TestBrowser, query: Record<string, st
   throw new Error('paging never ended');
 }
 
-describe.each([
+describe.each<{ mode: string; mediaKind: MediaKind | null; extra: Record<string, string> }>([
   { mode: 'folder list', mediaKind: null, extra: {} },
-  { mode: 'media mode', mediaKind: 'photo' as const, extra: { mediaMode: 'true' } },
+  { mode: 'media mode', mediaKind: 'photo', extra: { mediaMode: 'true' } },
 ])('paging with the SPEC cursor alone ($mode)', ({ mediaKind, extra }) => {
   let t: TestApp;
   let alice: TestBrowser;

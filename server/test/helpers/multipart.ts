@@ -5,7 +5,10 @@ export async function multipartBody(parts: Part[]): Promise<{ body: Buffer; cont
   const form = new FormData();
   for (const part of parts) {
     if ('value' in part) form.append(part.name, part.value);
-    else form.append(part.name, new Blob([part.data], { type: part.type ?? 'application/octet-stream' }), part.filename);
+    else {
+      const data = typeof part.data === 'string' ? part.data : new Uint8Array(part.data);
+      form.append(part.name, new Blob([data], { type: part.type ?? 'application/octet-stream' }), part.filename);
+    }
   }
   const response = new Response(form);
   return { body: Buffer.from(await response.arrayBuffer()), contentType: response.headers.get('content-type')! };

@@ -113,7 +113,11 @@ describe.skipIf(process.env.NIMBUS_SKIP_POSTGRES === '1')('two server processes 
       { name: 'parent', value: '/' },
       { name: 'file', filename: 'shared.bin', data },
     ]);
-    const uploaded = await jar.call(`${a.url}/file-service/upload`, { method: 'POST', headers: { 'content-type': contentType }, body });
+    const uploaded = await jar.call(`${a.url}/file-service/upload`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: new Uint8Array(body),
+    });
     expect(uploaded.status).toBe(201);
     const file = (await uploaded.json()) as { _id: string };
 

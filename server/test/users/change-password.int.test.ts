@@ -41,7 +41,7 @@ describe('PATCH /user-service/change-password', () => {
     // Only the wrong guess is counted (like a failed login).
     const after = await snapshotTables(h.app);
     expect({ ...after, loginThrottle: [] }).toEqual({ ...before, loginThrottle: [] });
-    const counted = after.loginThrottle.filter((row) => !before.loginThrottle.some((b) => JSON.stringify(b) === JSON.stringify(row)));
+    const counted = after.loginThrottle!.filter((row) => !before.loginThrottle!.some((b) => JSON.stringify(b) === JSON.stringify(row)));
     expect(counted).toEqual([expect.objectContaining({ emailKey: `password-check:${account.id}`, failures: 1 })]);
     expect((await other.get('/user-service/user')).statusCode).toBe(200);
     expect((await login(h.browser(), account.email, account.password)).statusCode).toBe(200);
