@@ -2,6 +2,11 @@ import { spawn } from 'node:child_process';
 import { MediaToolMissingError, MediaUnprocessableError } from './errors.js';
 
 const TIMEOUT_MS = 60_000;
+/**
+ * Container demuxers a video upload may use. Playlist and reference formats (hls, dash, concat,
+ * ffconcat, sdp…) are left out: they make ffmpeg fetch URLs named inside the file.
+ */
+export const VIDEO_CONTAINERS = 'mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,avi,mpegts,flv,ogg,asf,mpeg,mpegvideo,h264,hevc';
 const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 
 interface Run {
@@ -39,8 +44,9 @@ function run(ffmpegPath: string, args: string[]): Promise<Run> {
 function frameArgs(url: string, atSeconds: number): string[] {
   return [
     ...['-nostdin', '-hide_banner', '-loglevel', 'error'],
-    // Only our loopback URL: a crafted playlist must not make ffmpeg open files or other hosts.
-    ...['-protocol_whitelist', 'http,tcp'],
+    // Only our loopback URL, read as a plain container: a crafted playlist must not make ffmpeg
+    // open files or other hosts.
+    ...['-protocol_whitelist', 'http,tcp', '-format_whitelist', VIDEO_CONTAINERS],
     ...['-ss', String(atSeconds), '-i', url],
     ...['-frames:v', '1', '-an', '-sn', '-dn', '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'],
   ];

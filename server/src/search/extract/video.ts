@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { validDate, type Analysis } from './analysis.js';
+import { VIDEO_CONTAINERS } from '../../media/ffmpeg.js';
 import { placeOf } from './places.js';
 
 const run = promisify(execFile);
@@ -20,8 +21,11 @@ function parseIso6709(value: string | undefined): [number, number] | null {
 export async function analyzeVideo(path: string): Promise<Analysis> {
   let probe: Probe;
   try {
-    const { stdout } = await run('ffprobe', ['-v', 'quiet', '-print_format', 'json', '-show_format', '-show_streams', path], {
+    const args = ['-v', 'quiet', '-protocol_whitelist', 'file', '-format_whitelist', VIDEO_CONTAINERS];
+    const { stdout } = await run('ffprobe', [...args, '-print_format', 'json', '-show_format', '-show_streams', path], {
       timeout: 60_000,
+      killSignal: 'SIGKILL',
+      maxBuffer: 4 * 1024 * 1024,
     });
     probe = JSON.parse(stdout) as Probe;
   } catch {
