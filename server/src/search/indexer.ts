@@ -1,6 +1,6 @@
 import type { Clock } from '../services/clock.js';
 import type { EncryptedStore } from '../storage/blob-store.js';
-import type { ComputePool } from './compute/pool.js';
+import { ComputeTimeoutError, type ComputePool } from './compute/pool.js';
 import type { IndexSourceRepository, IndexedFile } from './db/index-source.repository.js';
 import type { SearchEntry, SearchRepository } from './db/search.repository.js';
 import type { FallbackEmbeddingProvider } from './embed/fallback.js';
@@ -76,9 +76,23 @@ export class SearchIndexer {
     });
   }
 
+  /**
+   * What the file contains. Content that outruns its thread's time or memory (a decompression bomb,
+   * a document that makes a parser loop) is the file's doing, not a passing fault: such a file is
+   * described by its name alone rather than retried.
+   */
   private async analyze(file: IndexedFile): Promise<Analysis> {
-    const content = await readContent(this.store, file);
     const base = { filename: file.filename, contentType: file.contentType };
+    try {
+      return await this.analyzeContent(file, base);
+    } catch (err) {
+      if (!isTooCostly(err)) throw err;
+      return this.pool.run({ type: 'analyze', ...base });
+    }
+  }
+
+  private async analyzeContent(file: IndexedFile, base: { filename: string; contentType: string }): Promise<Analysis> {
+    const content = await readContent(this.store, file);
     if (content === null) return this.pool.run({ type: 'analyze', ...base });
     if ('bytes' in content) return this.pool.run({ type: 'analyze', ...base, bytes: content.bytes }, [content.bytes.buffer as ArrayBuffer]);
     try {
@@ -109,4 +123,8 @@ export class SearchIndexer {
       indexedAt: this.clock.now(),
     });
   }
+}
+
+function isTooCostly(err: unknown): boolean {
+  return err instanceof ComputeTimeoutError || (err as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
 }
