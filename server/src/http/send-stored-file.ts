@@ -21,6 +21,17 @@ export interface SendOptions {
   allowRanges?: boolean;
 }
 
+/**
+ * Types a browser may show from the app's origin: raster images, audio, video, PDF and plain text.
+ * Anything else (HTML, SVG, XHTML, JavaScript, CSS…) is sent as opaque bytes, so an upload can
+ * never run as a page or a script of the app, whatever a link points at.
+ */
+const SHOWN_AS_IS = /^(image\/(?!svg)[\w.+-]+|audio\/[\w.+-]+|video\/[\w.+-]+|application\/pdf|text\/plain)$/;
+
+export function servedContentType(contentType: string): string {
+  return SHOWN_AS_IS.test(contentType) ? contentType : 'application/octet-stream';
+}
+
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
   return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*');
@@ -44,7 +55,11 @@ export async function sendStoredFile(
     .header('last-modified', lastModified.toUTCString())
     .header('cache-control', options.cacheControl ?? 'private, no-cache')
     .header('x-content-type-options', 'nosniff')
+    .header('cross-origin-resource-policy', 'same-origin')
     .header('content-disposition', attachmentHeader(file.filename, options.disposition));
+  // User bytes never act as a document of the app: no scripts, no plugins, a unique origin.
+  // (A PDF keeps the app's own policy: Chromium does not render PDF in a sandbox.)
+  if (file.contentType !== 'application/pdf') void reply.header('content-security-policy', "default-src 'none'; sandbox");
   const allowRanges = options.allowRanges !== false;
   if (allowRanges) void reply.header('accept-ranges', 'bytes');
 
@@ -64,7 +79,7 @@ export async function sendStoredFile(
 
   const range = requested.kind === 'partial' ? requested.range : undefined;
   const length = range ? range.end - range.start + 1 : file.size;
-  void reply.type(file.contentType || 'application/octet-stream').header('content-length', String(length));
+  void reply.type(servedContentType(file.contentType)).header('content-length', String(length));
   if (range) void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
   // An empty stream keeps the Content-Length set above; HEAD never reads stored bytes.
   if (request.method === 'HEAD') return reply.send(Readable.from([]));

@@ -21,6 +21,7 @@ export function zipRoutes(app: FastifyInstance, deps: ZipRoutesDeps): void {
     const zip = await deps.zips.open(authOf(request).accountId, folderIDs, fileIDs);
     void reply
       .type('application/zip')
+      .header('content-security-policy', "default-src 'none'; sandbox")
       .header('content-disposition', attachmentHeader(zip.filename))
       .header('cache-control', 'private, no-store')
       .header('x-content-type-options', 'nosniff');
