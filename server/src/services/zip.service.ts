@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FileRow } from '../db/repositories/file.repository.js';
 import type { FolderRow } from '../db/repositories/folder.repository.js';
@@ -8,6 +9,25 @@ import { UniqueNames } from './zip-names.js';
 import { zipStream, type ZipEntry } from './zip-writer.js';
 
 const FILE_PAGE = 1000;
+/** The zip format stores a name's length in 16 bits. */
+export const ZIP_PATH_MAX_BYTES = 65_535;
+
+/**
+ * A path too long for the zip format (a very deep tree of long names) moves to a `long paths`
+ * folder under a name made from its own digest and its last segment: the archive stays valid,
+ * and the same tree always zips the same way.
+ */
+export function fitZipPath(path: string): string {
+  if (Buffer.byteLength(path) <= ZIP_PATH_MAX_BYTES) return path;
+  const directory = path.endsWith('/');
+  const last = path.split('/').filter(Boolean).pop() ?? '';
+  const digest = createHash('sha256').update(path).digest('hex').slice(0, 16);
+  const tail = Buffer.from(last)
+    .subarray(0, 200)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '');
+  return `long paths/${digest} ${tail}${directory ? '/' : ''}`;
+}
 
 export interface ZipDownload {
   filename: string;
@@ -29,8 +49,16 @@ export class ZipService {
 
   async open(ownerId: string, folderIds: string[], fileIds: string[]): Promise<ZipDownload> {
     if (folderIds.length === 0 && fileIds.length === 0) throw new InvalidError('Choose at least one file or folder');
-    const folders = await this.resolve(folderIds, (id) => this.uow.repos.folders.findOwned(ownerId, id), 'FOLDER_NOT_FOUND');
-    const files = await this.resolve(fileIds, (id) => this.uow.repos.files.findOwned(ownerId, id), 'FILE_NOT_FOUND');
+    const requested = await this.resolve(folderIds, (id) => this.uow.repos.folders.findOwned(ownerId, id), 'FOLDER_NOT_FOUND');
+    const chosenFiles = await this.resolve(fileIds, (id) => this.uow.repos.files.findOwned(ownerId, id), 'FILE_NOT_FOUND');
+    // Anything inside another chosen folder is in the archive once, through that folder.
+    const below = new Set<string>();
+    for (const folder of requested) {
+      for (const id of await this.uow.repos.folders.subtreeIds(ownerId, [folder.id])) if (id !== folder.id) below.add(id);
+    }
+    const folders = requested.filter((f) => !below.has(f.id));
+    const inside = new Set([...below, ...folders.map((f) => f.id)]);
+    const files = chosenFiles.filter((f) => f.folderId === null || !inside.has(f.folderId));
     const filename = folders.length === 1 && files.length === 0 ? `${folders[0]!.name}.zip` : 'download.zip';
     return { filename, stream: Readable.from(zipStream(this.entries(ownerId, folders, files)), { objectMode: false }) };
   }
@@ -76,14 +104,14 @@ export class ZipService {
         count++;
       }
       // Empty folders are kept as directory entries; others are implied by their contents.
-      if (count === 0) yield { kind: 'directory', path, mtime: new Date(folder.updatedAt) };
+      if (count === 0) yield { kind: 'directory', path: fitZipPath(path), mtime: new Date(folder.updatedAt) };
     }
   }
 
   private fileEntry(file: FileRow, path: string): ZipEntry {
     return {
       kind: 'file',
-      path,
+      path: fitZipPath(path),
       size: file.size,
       mtime: new Date(file.uploadedAt),
       open: async () => (file.size === 0 ? Readable.from([]) : this.store.read(file.storageKey, file.wrappedKey, file.size)),
