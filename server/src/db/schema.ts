@@ -96,6 +96,8 @@ export interface JobTable {
   payload: string;
   dedupeKey: string | null;
   runAt: number;
+  /** Place in the fair order of due jobs (see JobQueue). */
+  fairAt: number;
   attempts: number;
   maxAttempts: number;
   lockedUntil: number | null;
@@ -103,6 +105,11 @@ export interface JobTable {
   lastError: string | null;
   failedAt: number | null;
   createdAt: number;
+}
+
+export interface JobLaneTable {
+  lane: string;
+  fairAt: number;
 }
 
 export type MediaStatus = 'ready' | 'skipped' | 'failed';
@@ -162,6 +169,7 @@ export interface Database {
   folder: FolderTable;
   file: FileTable;
   job: JobTable;
+  jobLane: JobLaneTable;
   searchEntry: SearchEntryTable;
   fileMedia: FileMediaTable;
 }

@@ -17,23 +17,28 @@ export class IndexRequests {
     private readonly enabled: boolean,
   ) {}
 
-  async fileChanged(fileId: string, db?: Db): Promise<void> {
+  /** `lane`: the owner, for the fair order of jobs (see JobQueue). */
+  async fileChanged(fileId: string, db?: Db, lane?: string): Promise<void> {
     if (!this.enabled) return;
     await this.queue.enqueue(
       'search.index-file',
       { fileId },
-      { dedupeKey: `search.index-file:${fileId}`, runAt: this.clock.now() + FILE_INDEX_DELAY_MS },
+      { dedupeKey: `search.index-file:${fileId}`, runAt: this.clock.now() + FILE_INDEX_DELAY_MS, lane },
       db,
     );
   }
 
   /** `cascade`: the folder's name changed, and its files mention it. */
-  async folderChanged(folderId: string | null, cascade = false, db?: Db): Promise<void> {
+  async folderChanged(folderId: string | null, cascade = false, db?: Db, lane?: string): Promise<void> {
     if (folderId === null || !this.enabled) return;
     await this.queue.enqueue(
       'search.index-folder',
       { folderId, cascade },
-      { dedupeKey: `search.index-folder:${folderId}${cascade ? ':cascade' : ''}`, runAt: this.clock.now() + FOLDER_INDEX_DELAY_MS },
+      {
+        dedupeKey: `search.index-folder:${folderId}${cascade ? ':cascade' : ''}`,
+        runAt: this.clock.now() + FOLDER_INDEX_DELAY_MS,
+        lane,
+      },
       db,
     );
   }

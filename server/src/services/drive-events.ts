@@ -6,12 +6,14 @@ import type { IndexRequests } from '../search/index-requests.js';
 
 interface FileRef {
   id: string;
+  ownerId: string;
   folderId: string | null;
   mediaKind: MediaKind | null;
 }
 
 interface FolderRef {
   id: string;
+  ownerId: string;
   name: string;
 }
 
@@ -29,20 +31,25 @@ export class DriveEvents {
 
   async fileStored(db: Db, file: FileRef): Promise<void> {
     if (file.mediaKind !== null) {
-      await this.queue.enqueue(JOB.fileThumbnail, { fileId: file.id }, { dedupeKey: `${JOB.fileThumbnail}:${file.id}` }, db);
+      await this.queue.enqueue(
+        JOB.fileThumbnail,
+        { fileId: file.id },
+        { dedupeKey: `${JOB.fileThumbnail}:${file.id}`, lane: file.ownerId },
+        db,
+      );
     }
-    await this.index.fileChanged(file.id, db);
+    await this.index.fileChanged(file.id, db, file.ownerId);
   }
 
   /** A rename, a move or a restore; the folder it left describes its contents, so it follows. */
   async fileChanged(db: Db, file: FileRef, previousFolderId: string | null): Promise<void> {
-    await this.index.fileChanged(file.id, db);
-    if (previousFolderId !== file.folderId) await this.index.folderChanged(previousFolderId, false, db);
+    await this.index.fileChanged(file.id, db, file.ownerId);
+    if (previousFolderId !== file.folderId) await this.index.folderChanged(previousFolderId, false, db, file.ownerId);
   }
 
   /** `previous` is null for a new folder; a new name cascades to the files that mention it. */
   async folderChanged(db: Db, folder: FolderRef, previous: FolderRef | null): Promise<void> {
-    await this.index.folderChanged(folder.id, previous !== null && previous.name !== folder.name, db);
+    await this.index.folderChanged(folder.id, previous !== null && previous.name !== folder.name, db, folder.ownerId);
   }
 
   committed(): void {

@@ -120,7 +120,7 @@ export class TrashService {
       const subtree = await r.folders.subtreeIds(ownerId, folderIds);
       const removed = await r.trash.deleteForever(fileIds, subtree);
       for (let i = 0; i < removed.storageKeys.length; i += 500) {
-        await this.jobs.enqueue(JOB.blobDelete, { keys: removed.storageKeys.slice(i, i + 500) }, {}, r.db);
+        await this.jobs.enqueue(JOB.blobDelete, { keys: removed.storageKeys.slice(i, i + 500) }, { lane: ownerId }, r.db);
       }
     });
   }

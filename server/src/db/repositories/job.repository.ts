@@ -9,6 +9,29 @@ export class JobRepository {
     private readonly dialect: Dialect,
   ) {}
 
+  /**
+   * The next place on a lane's virtual clock: `cost` after the lane's last job, or `notBefore`
+   * when the lane has been idle. One upsert, so concurrent enqueues get distinct places.
+   */
+  async nextFairAt(lane: string, notBefore: number, cost: number): Promise<number> {
+    const row = await this.db
+      .insertInto('jobLane')
+      .values({ lane, fairAt: notBefore })
+      .onConflict((oc) =>
+        oc.column('lane').doUpdateSet((eb) => ({
+          fairAt: eb
+            .case()
+            .when(eb('jobLane.fairAt', '+', cost), '<', notBefore)
+            .then(eb.val(notBefore))
+            .else(eb('jobLane.fairAt', '+', cost))
+            .end(),
+        })),
+      )
+      .returning('fairAt')
+      .executeTakeFirstOrThrow();
+    return Number(row.fairAt);
+  }
+
   /** False when a pending job with the same dedupe key already exists. */
   async insert(row: JobRow): Promise<boolean> {
     const result = await this.db
@@ -35,7 +58,7 @@ export class JobRepository {
           .where('runAt', '<=', now)
           .where('name', 'in', names)
           .where((w) => w.or([w('lockedUntil', 'is', null), w('lockedUntil', '<', now)]))
-          .orderBy('runAt')
+          .orderBy('fairAt')
           .limit(1);
         if (this.dialect === 'postgres') next = next.forUpdate().skipLocked();
         return next;

@@ -16,9 +16,11 @@ export function handleIndexBackfill(sources: IndexSourceRepository, queue: JobQu
     const modelId = preferredModelId();
     const files = await sources.staleFiles(ANALYSIS_VERSION, modelId, BATCH);
     const folders = await sources.staleFolders(ANALYSIS_VERSION, modelId, BATCH);
-    for (const fileId of files) await queue.enqueue('search.index-file', { fileId }, { dedupeKey: `search.index-file:${fileId}` });
+    // One lane for all of it: a backfill of a million files takes turns with every account.
+    const lane = 'search.backfill';
+    for (const fileId of files) await queue.enqueue('search.index-file', { fileId }, { dedupeKey: `search.index-file:${fileId}`, lane });
     for (const folderId of folders) {
-      await queue.enqueue('search.index-folder', { folderId, cascade: false }, { dedupeKey: `search.index-folder:${folderId}` });
+      await queue.enqueue('search.index-folder', { folderId, cascade: false }, { dedupeKey: `search.index-folder:${folderId}`, lane });
     }
     const removed = await sources.removeOrphans(BATCH);
     if (files.length === BATCH || folders.length === BATCH || removed === BATCH) {

@@ -13,7 +13,9 @@ const BATCH = 1000;
 export function handleThumbnailBackfill(media: FileMediaRepository, queue: JobQueue, clock: Clock): JobHandler<'file.thumbnail-backfill'> {
   return async ({ round }) => {
     const fileIds = await media.unprocessedMedia(BATCH);
-    for (const fileId of fileIds) await queue.enqueue(JOB.fileThumbnail, { fileId }, { dedupeKey: `${JOB.fileThumbnail}:${fileId}` });
+    // One lane for all of it: a backfill of a million files takes turns with every account.
+    const lane = JOB.thumbnailBackfill;
+    for (const fileId of fileIds) await queue.enqueue(JOB.fileThumbnail, { fileId }, { dedupeKey: `${JOB.fileThumbnail}:${fileId}`, lane });
     if (fileIds.length === BATCH) {
       // Alternating keys: this run still holds its own.
       const next = (round ?? 0) + 1;
