@@ -1,3 +1,4 @@
+import { TooManyError } from '../domain/errors.js';
 import type { FileRow } from '../db/repositories/file.repository.js';
 import type { FolderRow } from '../db/repositories/folder.repository.js';
 import type { Clock } from '../services/clock.js';
@@ -25,7 +26,14 @@ export interface SemanticResults {
 }
 
 /** Answers plain-language queries over one owner's indexed files and folders. */
+/** Per account and server process. */
+export const MAX_QUERIES_IN_FLIGHT = 3;
+/** A query is a sentence; the embedder gets no more words than one. */
+const MAX_EMBEDDED_TERMS = 32;
+
 export class SemanticSearchService {
+  private readonly inFlight = new Map<string, number>();
+
   constructor(
     private readonly entries: SearchRepository,
     private readonly vectors: VectorIndex,
@@ -34,8 +42,25 @@ export class SemanticSearchService {
     private readonly enabled: boolean,
   ) {}
 
+  /**
+   * One account's queries in flight are capped, so a flood from one account cannot queue everyone
+   * else's queries behind it on the query thread.
+   */
   async search(ownerId: string, query: string): Promise<SemanticResults> {
     if (!this.enabled) return { files: [], folders: [] };
+    const running = this.inFlight.get(ownerId) ?? 0;
+    if (running >= MAX_QUERIES_IN_FLIGHT) throw new TooManyError('RATE_LIMITED', 'Too many searches at once; try again in a moment', 1);
+    this.inFlight.set(ownerId, running + 1);
+    try {
+      return await this.answer(ownerId, query);
+    } finally {
+      const left = (this.inFlight.get(ownerId) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(ownerId, left);
+      else this.inFlight.delete(ownerId);
+    }
+  }
+
+  private async answer(ownerId: string, query: string): Promise<SemanticResults> {
     const parsed = parseQuery(query, this.clock.now());
     const place = (await this.placeFilter(ownerId, parsed)) ? parsed.place : null;
     const filters: SearchFilters = { kinds: parsed.kinds, dateRange: parsed.dateRange, place, anyPlace: parsed.anyPlace };
@@ -70,7 +95,7 @@ export class SemanticSearchService {
   }
 
   private async vectorHits(ownerId: string, parsed: ParsedQuery, filters: SearchFilters): Promise<VectorHit[]> {
-    const { modelId, vectors } = await this.embeddings.embed([parsed.terms.join(' ')], 'query');
+    const { modelId, vectors } = await this.embeddings.embed([parsed.terms.slice(0, MAX_EMBEDDED_TERMS).join(' ')], 'query');
     const hits = await this.vectors.search(
       ownerId,
       modelId,
