@@ -33,7 +33,7 @@ import { FolderUploadService } from './services/folder-upload.service.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createBlobStore, createEncryptedStore } from './storage/create-stores.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
-import { AccessTokenSigner } from './security/access-token.js';
+import { SessionTokenSigner } from './security/access-token.js';
 import { AccountService } from './services/account.service.js';
 import { systemClock, type Clock } from './services/clock.js';
 import { HousekeepingService } from './services/housekeeping.service.js';
@@ -50,6 +50,7 @@ import { sharingRoutes } from './http/routes/sharing/sharing.routes.js';
 import { zipRoutes } from './http/routes/zip/zip.routes.js';
 import { MediaService } from './services/media.service.js';
 import { ShareService } from './services/share.service.js';
+import { DownloadService } from './services/download.service.js';
 import { StreamTokenService } from './services/stream-token.service.js';
 import { ThumbnailService } from './services/thumbnail.service.js';
 import { ZipService } from './services/zip.service.js';
@@ -123,7 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const housekeeping = new HousekeepingService(sessionRepository, accountTokens, loginThrottle, clock);
   const sessions = new SessionService(
     sessionRepository,
-    new AccessTokenSigner(config.secrets.secretKey, LIMITS.accessTokenMs),
+    SessionTokenSigner.fromSecret(config.secrets.secretKey, LIMITS.accessTokenMs),
     clock,
     `refresh-rotation:${config.secrets.secretKey}`,
   );
@@ -224,7 +225,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   healthRoutes(app);
   userRoutes(app, { accounts, sessions, requireAuth, secureCookies: config.http.secureCookies });
-  fileRoutes(app, { files, trash, moves, store, requireAuth });
+  const downloads = new DownloadService(files, shares, store);
+  fileRoutes(app, { files, trash, moves, downloads, requireAuth });
   folderRoutes(app, { folders, trash, requireAuth });
   uploadRoutes(app, {
     uploads,
@@ -232,7 +234,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     maxUploadBytes: config.maxUploadBytes,
     requireAuth,
   });
-  sharingRoutes(app, { shares, store, requireAuth });
+  sharingRoutes(app, { shares, downloads, requireAuth });
   mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies });
   zipRoutes(app, { zips, requireAuth });
   searchRoutes(app, { search: search.service, requireAuth });

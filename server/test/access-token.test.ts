@@ -1,14 +1,14 @@
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { AccessTokenSigner } from '../src/security/access-token.js';
+import { SessionTokenSigner } from '../src/security/access-token.js';
 
 const KEY = 'k'.repeat(48);
 const TTL = 20 * 60_000;
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const claims = { accountId: 'acc1', sessionId: 'ses1' };
 
-describe('AccessTokenSigner', () => {
-  const sut = new AccessTokenSigner(KEY, TTL);
+describe('SessionTokenSigner', () => {
+  const sut = SessionTokenSigner.fromSecret(KEY, TTL);
 
   it('signs HS256 tokens naming the account and session, valid for 20 minutes', async () => {
     const token = await sut.sign(claims, NOW);
@@ -25,7 +25,7 @@ describe('AccessTokenSigner', () => {
   });
 
   it('refuses a token signed with another key', async () => {
-    const token = await new AccessTokenSigner('o'.repeat(48), TTL).sign(claims, NOW);
+    const token = await SessionTokenSigner.fromSecret('o'.repeat(48), TTL).sign(claims, NOW);
     expect(await sut.verify(token, NOW)).toBeNull();
   });
 
@@ -54,5 +54,17 @@ describe('AccessTokenSigner', () => {
 
   it.each(['', 'garbage', 'a.b.c', '\u0000'])('returns null for %j', async (token) => {
     expect(await sut.verify(token, NOW)).toBeNull();
+  });
+});
+
+describe('tokens of another audience', () => {
+  it('are never taken for an access token, and the reverse', async () => {
+    const key = new TextEncoder().encode('k'.repeat(48));
+    const access = new SessionTokenSigner(key, 60_000);
+    const stream = new SessionTokenSigner(key, 60_000, 'stream-video');
+    const claims = { accountId: 'a', sessionId: 's' };
+    expect(await access.verify(await stream.sign(claims, 1_000), 1_000)).toBeNull();
+    expect(await stream.verify(await access.sign(claims, 1_000), 1_000)).toBeNull();
+    expect(await stream.verify(await stream.sign(claims, 1_000), 1_000)).toEqual(claims);
   });
 });

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { ByteRange } from '../storage/blob-store.js';
 import { attachmentHeader } from './content-disposition.js';
 import { sendError } from './plugins/error-handler.js';
-import { parseRange } from './range.js';
+import { parseRange } from '../domain/byte-range.js';
 
 export interface StoredFileView {
   filename: string;

@@ -1,3 +1,4 @@
+import type { Logger } from '../logger.js';
 import type { Db, Dialect } from '../db/database.js';
 import { JobRepository, type JobRow } from '../db/repositories/job.repository.js';
 import { newId } from '../security/ids.js';
@@ -6,12 +7,6 @@ import { JOB, type JobName, type JobPayloads } from './job-names.js';
 
 export type JobHandler<N extends JobName> = (payload: JobPayloads[N], job: JobRow) => Promise<void>;
 export type JobHandlers = { [N in JobName]: JobHandler<N> };
-
-export interface WorkerLogger {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-}
 
 export interface WorkerOptions {
   concurrency: number;
@@ -46,7 +41,7 @@ export class JobWorker {
     dialect: Dialect,
     private readonly handlers: JobHandlers,
     private readonly clock: Clock,
-    private readonly log: WorkerLogger,
+    private readonly log: Logger,
     options: Partial<WorkerOptions> = {},
   ) {
     const names = Object.values(JOB);

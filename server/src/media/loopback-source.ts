@@ -2,17 +2,9 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
+import { parseRange } from '../domain/byte-range.js';
 
 export type OpenRange = (range?: { start: number; end: number }) => Promise<Readable>;
-
-/** `bytes=N-` or `bytes=N-M`, the only forms ffmpeg's HTTP client sends. */
-function rangeOf(header: string | undefined, size: number): { start: number; end: number } | 'whole' | 'unsatisfiable' {
-  const match = header ? /^bytes=(\d+)-(\d*)$/.exec(header) : null;
-  if (!match) return 'whole';
-  const start = Number(match[1]);
-  const end = match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
-  return start >= size || end < start ? 'unsatisfiable' : { start, end };
-}
 
 /**
  * Lends stored (decrypted) bytes to a child process as a private loopback URL with Range
@@ -24,20 +16,21 @@ export async function withLoopbackUrl<T>(size: number, open: OpenRange, use: (ur
   const secret = randomBytes(18).toString('base64url');
   let sourceError: unknown = null;
   const server = http.createServer((req, res) => {
-    const range = rangeOf(req.headers.range, size);
+    const requested = parseRange(req.headers.range, size);
     if (req.url !== `/${secret}`) {
       res.writeHead(404).end();
       return;
     }
-    if (range === 'unsatisfiable') {
+    if (requested.kind === 'unsatisfiable') {
       res.writeHead(416, { 'content-range': `bytes */${size}` }).end();
       return;
     }
-    open(range === 'whole' ? undefined : range).then(
+    const range = requested.kind === 'partial' ? requested.range : undefined;
+    open(range).then(
       (stream) => {
-        const { start, end } = range === 'whole' ? { start: 0, end: size - 1 } : range;
+        const { start, end } = range ?? { start: 0, end: size - 1 };
         const headers = { 'accept-ranges': 'bytes', 'content-length': String(end - start + 1) };
-        if (range === 'whole') res.writeHead(200, headers);
+        if (!range) res.writeHead(200, headers);
         else res.writeHead(206, { ...headers, 'content-range': `bytes ${start}-${end}/${size}` });
         // ffmpeg hangs up whenever it seeks; that is no error of the source.
         res.once('close', () => stream.destroy());

@@ -12,7 +12,8 @@ import type { EncryptedStore } from '../storage/blob-store.js';
 import { ComputePool } from './compute/pool.js';
 import { IndexSourceRepository } from './db/index-source.repository.js';
 import { SearchRepository } from './db/search.repository.js';
-import { FallbackEmbeddingProvider, type FallbackLogger } from './embed/fallback.js';
+import type { Logger } from '../logger.js';
+import { FallbackEmbeddingProvider } from './embed/fallback.js';
 import { LocalEmbeddingProvider } from './embed/local.js';
 import { RemoteEmbeddingProvider } from './embed/remote.js';
 import type { IndexRequests } from './index-requests.js';
@@ -39,7 +40,7 @@ export interface SearchDeps {
   store: EncryptedStore;
   queue: JobQueue;
   clock: Clock;
-  log: FallbackLogger;
+  log: Logger;
   /** Where drive changes turn into index jobs (the drive services enqueue through it too). */
   requests: IndexRequests;
   /** Compute threads for indexing; one core is left to requests and queries. */

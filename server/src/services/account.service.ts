@@ -1,3 +1,4 @@
+import type { Logger } from '../logger.js';
 import { LIMITS, type UserDto } from '@nimbus/common';
 import type { AccountRepository, AccountRow } from '../db/repositories/account.repository.js';
 import type { AccountTokenRepository } from '../db/repositories/account-token.repository.js';
@@ -30,10 +31,6 @@ const PASSWORD_CHECKS: ThrottlePolicy = { maxFailures: LIMITS.loginMaxFailures, 
 const HOUR_MS = 60 * 60_000;
 
 type Limited = readonly [key: string, policy: ThrottlePolicy];
-
-export interface Logger {
-  error(obj: unknown, msg?: string): void;
-}
 
 type EmailSlot = 'verifyEmailSentAt' | 'resetEmailSentAt';
 

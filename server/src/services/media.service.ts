@@ -1,20 +1,12 @@
-import type { Readable } from 'node:stream';
 import type { FileRow } from '../db/repositories/file.repository.js';
 import type { FileMediaRepository } from '../db/repositories/file-media.repository.js';
 import { NotFoundError } from '../domain/errors.js';
 import { isBrowserImage } from '../media/formats.js';
-import type { ByteRange, EncryptedStore } from '../storage/blob-store.js';
+import type { EncryptedStore } from '../storage/blob-store.js';
 import type { FileService } from './file.service.js';
+import { fileAsset, type StoredAsset } from './stored-asset.js';
 
-/** Stored bytes ready to send: what sendStoredFile needs plus a way to open them. */
-export interface StoredAsset {
-  filename: string;
-  size: number;
-  contentType: string;
-  sha256: string;
-  modifiedAt: number;
-  open(range?: ByteRange): Promise<Readable>;
-}
+export type { StoredAsset } from './stored-asset.js';
 
 function notFound(): NotFoundError {
   return new NotFoundError('FILE_NOT_FOUND', 'File not found');
@@ -68,13 +60,6 @@ export class MediaService {
   }
 
   private original(file: FileRow): StoredAsset {
-    return {
-      filename: file.filename,
-      size: file.size,
-      contentType: file.contentType,
-      sha256: file.sha256,
-      modifiedAt: file.uploadedAt,
-      open: (range) => this.store.read(file.storageKey, file.wrappedKey, file.size, range),
-    };
+    return fileAsset(file, this.store);
   }
 }

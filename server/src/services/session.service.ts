@@ -2,7 +2,7 @@ import { LIMITS } from '@nimbus/common';
 import { createHmac } from 'node:crypto';
 import type { SessionRepository } from '../db/repositories/session.repository.js';
 import { UnauthorizedError } from '../domain/errors.js';
-import type { AccessClaims, AccessTokenSigner } from '../security/access-token.js';
+import type { AccessClaims, SessionTokenSigner } from '../security/access-token.js';
 import { hashToken, newId, newSecret } from '../security/ids.js';
 import type { Clock } from './clock.js';
 
@@ -30,7 +30,7 @@ export interface IssuedTokens {
 export class SessionService {
   constructor(
     private readonly sessions: SessionRepository,
-    private readonly signer: AccessTokenSigner,
+    private readonly signer: SessionTokenSigner,
     private readonly clock: Clock,
     /** Derives each refresh secret's successor (the server's secret key). */
     private readonly rotationKey: string,

@@ -4,7 +4,7 @@ import type { EmbeddingProvider } from '../../src/search/embed/provider.js';
 import { asInt8, normalize, quantize } from '../../src/search/embed/quantize.js';
 import { RemoteEmbeddingProvider } from '../../src/search/embed/remote.js';
 
-const silent = { warn: () => undefined };
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 function fixed(modelId: string, value: number): EmbeddingProvider {
   return { modelId, embed: async (texts) => texts.map(() => Float32Array.from([value, 0])) };

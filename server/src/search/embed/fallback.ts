@@ -1,8 +1,5 @@
+import type { Logger } from '../../logger.js';
 import type { EmbeddingProvider } from './provider.js';
-
-export interface FallbackLogger {
-  warn(obj: unknown, msg?: string): void;
-}
 
 /**
  * The configured remote model, with the local one standing in when it fails. Vectors keep the
@@ -13,7 +10,7 @@ export class FallbackEmbeddingProvider {
   constructor(
     readonly primary: EmbeddingProvider,
     readonly local: EmbeddingProvider,
-    private readonly log: FallbackLogger,
+    private readonly log: Logger,
   ) {}
 
   /** The model every vector should eventually come from. */

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import type { FileService } from '../../../services/file.service.js';
 import type { MoveService } from '../../../services/move.service.js';
 import type { TrashService } from '../../../services/trash.service.js';
-import type { EncryptedStore } from '../../../storage/blob-store.js';
+import type { DownloadService } from '../../../services/download.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';
@@ -27,14 +27,14 @@ export interface FileRoutesDeps {
   files: FileService;
   trash: TrashService;
   moves: MoveService;
-  store: EncryptedStore;
+  downloads: DownloadService;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
 export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
-  const { files, trash, moves, store } = deps;
+  const { files, trash, moves, downloads } = deps;
   const auth = { preHandler: deps.requireAuth };
 
   app.get('/file-service/list', auth, async (request): Promise<FileDto[]> => {
@@ -57,14 +57,8 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
   });
 
   app.get('/file-service/download/:id', auth, async (request, reply) => {
-    const file = await files.get(authOf(request).accountId, parseInput(idParams, request.params).id);
-    return sendStoredFile(
-      request,
-      reply,
-      { ...file, modifiedAt: file.uploadedAt },
-      (range) => store.read(file.storageKey, file.wrappedKey, file.size, range),
-      { disposition: 'attachment' },
-    );
+    const asset = await downloads.ownFile(authOf(request).accountId, parseInput(idParams, request.params).id);
+    return sendStoredFile(request, reply, asset, (range) => asset.open(range), { disposition: 'attachment' });
   });
 
   app.patch('/file-service/rename', auth, async (request): Promise<FileDto> => {

@@ -2,7 +2,7 @@ import { shareLinkParams, type FileDto, type PublicFileDto } from '@nimbus/commo
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { ShareService } from '../../../services/share.service.js';
-import type { EncryptedStore } from '../../../storage/blob-store.js';
+import type { DownloadService } from '../../../services/download.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';
@@ -11,14 +11,14 @@ import { presentPublicFile } from './sharing.presenter.js';
 
 export interface SharingRoutesDeps {
   shares: ShareService;
-  store: EncryptedStore;
+  downloads: DownloadService;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
 export function sharingRoutes(app: FastifyInstance, deps: SharingRoutesDeps): void {
-  const { shares, store } = deps;
+  const { shares, downloads } = deps;
   const auth = { preHandler: deps.requireAuth };
 
   app.patch('/file-service/make-public/:id', auth, async (request): Promise<FileDto> => {
@@ -41,18 +41,16 @@ export function sharingRoutes(app: FastifyInstance, deps: SharingRoutesDeps): vo
 
   app.get('/file-service/public/download/:id/:token', async (request, reply) => {
     const { id, token } = parseInput(shareLinkParams, request.params);
-    const { file, isOneTime } = await shares.openDownload(id, token, request.method !== 'HEAD');
+    const { asset, isOneTime } = await downloads.sharedFile(id, token, request.method !== 'HEAD');
     if (isOneTime) {
       // The link is spent by now: a 304 or a partial body would leave the caller without the file.
       delete request.headers['if-none-match'];
       delete request.headers['if-modified-since'];
     }
-    return sendStoredFile(
-      request,
-      reply,
-      { ...file, modifiedAt: file.uploadedAt },
-      (range) => store.read(file.storageKey, file.wrappedKey, file.size, range),
-      { disposition: 'attachment', allowRanges: !isOneTime, cacheControl: isOneTime ? 'no-store' : 'private, no-cache' },
-    );
+    return sendStoredFile(request, reply, asset, (range) => asset.open(range), {
+      disposition: 'attachment',
+      allowRanges: !isOneTime,
+      cacheControl: isOneTime ? 'no-store' : 'private, no-cache',
+    });
   });
 }
