@@ -187,8 +187,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     },
     clock,
     app.log,
-    // Thumbnails share the CPU-heavy slots with indexing, so light jobs never wait behind them.
-    { cpuHeavy: { ...search.cpuHeavy, names: [...search.cpuHeavy.names, JOB.fileThumbnail] } },
+    // Indexing and thumbnails each have their own CPU slots: a hostile file stuck in one leaves the
+    // other running, and light jobs never wait behind either.
+    { concurrency: 3, cpuHeavy: [search.cpuHeavy, { names: [JOB.fileThumbnail], slots: 1 }] },
   );
   let timer: NodeJS.Timeout | null = null;
   const background: Background = {

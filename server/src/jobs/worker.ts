@@ -12,11 +12,19 @@ export interface WorkerOptions {
   concurrency: number;
   pollMs: number;
   leaseMs: number;
-  /** Jobs that keep a core busy (parsing, OCR, embeddings) and how many of them may run at once. */
-  cpuHeavy: { names: readonly JobName[]; slots: number };
+  /**
+   * Jobs that keep a core busy, in groups (indexing; thumbnails), each with its own number of
+   * slots: one group's stuck or slow work never holds up another's, nor the light jobs.
+   */
+  cpuHeavy: CpuGroup[];
 }
 
-const DEFAULTS: WorkerOptions = { concurrency: 2, pollMs: 1000, leaseMs: 10 * 60_000, cpuHeavy: { names: [], slots: 1 } };
+export interface CpuGroup {
+  names: readonly JobName[];
+  slots: number;
+}
+
+const DEFAULTS: WorkerOptions = { concurrency: 2, pollMs: 1000, leaseMs: 10 * 60_000, cpuHeavy: [] };
 
 /** Retry delay after the nth failed attempt: 5 s doubling, at most an hour. */
 export function backoffMs(attempt: number): number {
@@ -34,7 +42,8 @@ export class JobWorker {
   private running = false;
   private loops: Promise<void>[] = [];
   private wake: (() => void) | null = null;
-  private heavyRunning = 0;
+  /** Running jobs per CPU group, by index in `options.cpuHeavy`. */
+  private readonly heavyRunning: number[];
 
   constructor(
     db: Db,
@@ -50,6 +59,7 @@ export class JobWorker {
     if (missing.length || unknown.length) throw new Error(`Job handlers do not match job names (missing: ${missing}, unknown: ${unknown})`);
     this.repo = new JobRepository(db, dialect);
     this.options = { ...DEFAULTS, ...options };
+    this.heavyRunning = this.options.cpuHeavy.map(() => 0);
   }
 
   start(): void {
@@ -96,18 +106,23 @@ export class JobWorker {
 
   private async runOne(): Promise<boolean> {
     const now = this.clock.now();
-    const heavy = this.options.cpuHeavy.names as readonly string[];
-    // A CPU slot is reserved before claiming (loops interleave at the await); with every slot
-    // taken, the loop still runs light jobs (deletes, schedules) meanwhile.
-    const reserved = this.heavyRunning < this.options.cpuHeavy.slots;
-    if (reserved) this.heavyRunning++;
-    const names = Object.keys(this.handlers).filter((n) => reserved || !heavy.includes(n));
+    const groups = this.options.cpuHeavy;
+    const groupOf = (name: string) => groups.findIndex((g) => (g.names as readonly string[]).includes(name));
+    // A slot of every group with room is reserved before claiming (loops interleave at the await);
+    // a group with every slot taken is left out, and light jobs (deletes, schedules) always run.
+    const reserved = groups.map((g, i) => this.heavyRunning[i]! < g.slots);
+    reserved.forEach((r, i) => r && this.heavyRunning[i]!++);
+    const release = (keep: number) => reserved.forEach((r, i) => r && i !== keep && this.heavyRunning[i]!--);
+    const names = Object.keys(this.handlers).filter((n) => {
+      const group = groupOf(n);
+      return group === -1 || reserved[group];
+    });
     const job = await this.repo.claimNext(names, this.id, now, now + this.options.leaseMs).catch((err: unknown) => {
-      if (reserved) this.heavyRunning--;
+      release(-1);
       throw err;
     });
-    const isHeavy = job !== undefined && heavy.includes(job.name);
-    if (reserved && !isHeavy) this.heavyRunning--;
+    const group = job ? groupOf(job.name) : -1;
+    release(group);
     if (!job) return false;
     const handler = this.handlers[job.name as JobName] as JobHandler<JobName>;
     try {
@@ -123,7 +138,7 @@ export class JobWorker {
         await this.repo.retryLater(job.id, this.id, this.clock.now() + backoffMs(job.attempts), message);
       }
     } finally {
-      if (isHeavy) this.heavyRunning--;
+      if (group !== -1) this.heavyRunning[group]!--;
     }
     return true;
   }

@@ -55,7 +55,7 @@ it('runs at most `slots` CPU-heavy jobs at once while light jobs keep flowing', 
   const worker = new JobWorker(handle.db, handle.dialect, handlers, clock, log, {
     concurrency: 3,
     pollMs: 20,
-    cpuHeavy: { names: heavy, slots: 1 },
+    cpuHeavy: [{ names: heavy, slots: 1 }],
   });
   worker.start();
   // The first heavy job holds the only slot until released: light jobs must still all run.
@@ -65,4 +65,36 @@ it('runs at most `slots` CPU-heavy jobs at once while light jobs keep flowing', 
   await expect.poll(async () => (await handle.db.selectFrom('job').select('id').execute()).length, { timeout: 20_000 }).toBe(0);
   await worker.stop();
   expect(heavyMost).toBe(1);
+});
+
+it('keeps thumbnails running while indexing is stuck, each group in its own slots', async () => {
+  await handle.db.deleteFrom('job').execute();
+  const clock = { now: () => Date.now() };
+  const log = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  let release: () => void = () => undefined;
+  const stuck = new Promise<void>((resolve) => (release = resolve));
+  let thumbnails = 0;
+  const noop = async () => undefined;
+  const handlers = Object.fromEntries(Object.values(JOB).map((name) => [name, noop])) as unknown as JobHandlers;
+  handlers[JOB.searchIndexFile] = () => stuck;
+  handlers[JOB.fileThumbnail] = async () => {
+    thumbnails++;
+  };
+  const queue = new JobQueue(handle.db, handle.dialect, clock);
+  for (let i = 0; i < 2; i++) await queue.enqueue(JOB.searchIndexFile, { fileId: `f${i}` });
+  for (let i = 0; i < 3; i++) await queue.enqueue(JOB.fileThumbnail, { fileId: `t${i}` });
+
+  const worker = new JobWorker(handle.db, handle.dialect, handlers, clock, log, {
+    concurrency: 3,
+    pollMs: 20,
+    cpuHeavy: [
+      { names: [JOB.searchIndexFile], slots: 1 },
+      { names: [JOB.fileThumbnail], slots: 1 },
+    ],
+  });
+  worker.start();
+  await expect.poll(() => thumbnails, { timeout: 20_000 }).toBe(3);
+  release();
+  await expect.poll(async () => (await handle.db.selectFrom('job').select('id').execute()).length, { timeout: 20_000 }).toBe(0);
+  await worker.stop();
 });
