@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type ComponentType } from 'react';
 import { createPortal } from 'react-dom';
+import { useFocusTrap } from '../../components/useFocusTrap';
 
 export interface ContextMenuEntry {
   label: string;
@@ -24,6 +25,8 @@ const MARGIN = 8;
  */
 export function ContextMenu({ label, at, entries, onClose }: ContextMenuProps) {
   const menu = useRef<HTMLDivElement>(null);
+  // The first item takes focus; a dialog below pauses its own trap until the menu closes.
+  useFocusTrap(menu);
   const [position, setPosition] = useState(at);
   const closeRef = useRef(onClose);
   useEffect(() => {
@@ -40,7 +43,6 @@ export function ContextMenu({ label, at, entries, onClose }: ContextMenuProps) {
   }, [at.x, at.y]);
 
   useEffect(() => {
-    menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus({ preventScroll: true });
     const close = () => closeRef.current();
     const onPointer = (event: PointerEvent) => {
       if (!menu.current?.contains(event.target as Node)) close();

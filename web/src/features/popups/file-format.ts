@@ -25,10 +25,3 @@ export async function copyText(text: string): Promise<void> {
   document.execCommand('copy');
   area.remove();
 }
-
-/** True when `element` is the topmost dialog and no menu is open: Escape is its to handle. */
-export function ownsEscape(element: Element | null): boolean {
-  if (!element || document.querySelector('[role="menu"]')) return false;
-  const dialogs = document.querySelectorAll('[role="dialog"]');
-  return dialogs[dialogs.length - 1] === element;
-}

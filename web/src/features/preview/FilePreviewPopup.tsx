@@ -8,7 +8,8 @@ import { resetPopupSelect, setPopupSelect } from '../../state/selection.slice';
 import { fileItem } from '../browser/items';
 import { useItemMenu } from '../context-menu/useItemMenu';
 import { badgeColor, extensionBadge } from '../format/file-name';
-import { ownsEscape } from '../popups/file-format';
+import { ownsEscape } from '../../components/ModalShell';
+import { useFocusTrap } from '../../components/useFocusTrap';
 import { slideClasses, useSlideClose } from '../popups/useSlideClose';
 import { PreviewImage, PreviewVideo } from './PreviewMedia';
 import { usePreviewSiblings } from './usePreviewSiblings';
@@ -28,6 +29,7 @@ export function FilePreviewPopup({ file }: { file: FileDto }) {
   const dialog = useRef<HTMLDivElement>(null);
   const credential = useStreamCredential(file.metadata.isVideo);
   const menuButton = useRef<HTMLButtonElement>(null);
+  useFocusTrap(dialog, { initialFocus: 'container' });
 
   const show = (target: FileDto | null) => target && dispatch(setPopupSelect({ type: 'file', file: target }));
   const keys = useRef({ close, previous, next, show });
@@ -57,6 +59,7 @@ export function FilePreviewPopup({ file }: { file: FileDto }) {
       role="dialog"
       aria-modal="true"
       aria-label={file.filename}
+      tabIndex={-1}
       data-testid="file-preview"
       className={`fixed inset-0 z-50 flex flex-col bg-black/90 ${slideClasses(closing)}`}
     >

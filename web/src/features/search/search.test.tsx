@@ -2,6 +2,7 @@ import { STORAGE_KEYS } from '@nimbus/common';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { deferredReply, errorBody, onRequest, requestsTo } from '../../test/http-mock';
+import { elapse, useFakeClock } from '../../test/clock';
 import { renderApp, testUser } from '../../test/render-app';
 import { makeFile, makeFolder, mockDrive } from '../browser/browser.fixtures';
 
@@ -16,8 +17,9 @@ describe('search dropdown (SPEC §2, §4)', () => {
     onRequest('GET', '/file-service/suggested-list', { status: 200, data: { folderList: [folder], fileList: [file] } });
     renderApp('/home', { user: testUser });
     fireEvent.change(await input(), { target: { value: 'inv' } });
+    useFakeClock();
     fireEvent.change(await input(), { target: { value: 'invoice' } });
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    await elapse(350);
     expect(requestsTo('GET', '/file-service/suggested-list')).toHaveLength(0);
     const list = await within(await dropdown()).findByRole('listbox', { name: 'Search results' });
     expect(
@@ -50,6 +52,9 @@ describe('search dropdown (SPEC §2, §4)', () => {
     fireEvent.click(await within(await dropdown()).findByRole('option', { name: 'invoice.pdf' }));
     expect(store.getState().selection.popupModal).toEqual({ type: 'file', file });
     expect(screen.queryByTestId('search-dropdown')).toBeNull();
+    // The popup is modal: it closes before the search bar can be used again.
+    fireEvent.click(await screen.findByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     fireEvent.focus(await input());
     fireEvent.click(await within(await dropdown()).findByRole('option', { name: 'Invoices' }));
