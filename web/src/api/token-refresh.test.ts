@@ -67,3 +67,47 @@ describe('createSerializedRefresher', () => {
     await expect(Promise.all([run(), run()])).rejects.toThrow('401');
   });
 });
+
+describe('without Web Locks (plain-http origins)', () => {
+  /** localStorage shared by several tabs of one origin. */
+  function sharedStorage() {
+    let value: string | null = null;
+    return { get: () => value, set: (v: string) => void (value = v), remove: () => void (value = null) };
+  }
+
+  it('lets only one of two tabs refresh at once; the other waits for it', async () => {
+    vi.stubGlobal('navigator', {});
+    const storage = sharedStorage();
+    let refreshes = 0;
+    let release: () => void = () => undefined;
+    const slow = () => {
+      refreshes++;
+      return new Promise<void>((resolve) => (release = resolve));
+    };
+    vi.useFakeTimers();
+    try {
+      const tabA = createSerializedRefresher(slow, storage);
+      const tabB = createSerializedRefresher(slow, storage);
+      const a = tabA();
+      const b = tabB();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(refreshes).toBe(1);
+      release();
+      await vi.advanceTimersByTimeAsync(1_000);
+      await Promise.all([a, b]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(refreshes).toBe(1);
+    expect(storage.get()).toBeNull();
+  });
+
+  it('takes over a lease its holder never gave back once it expires', async () => {
+    vi.stubGlobal('navigator', {});
+    const storage = sharedStorage();
+    storage.set(`gone|${Date.now() - 1}`);
+    const refresh = vi.fn(async () => undefined);
+    await createSerializedRefresher(refresh, storage)();
+    expect(refresh).toHaveBeenCalledTimes(1);
+  });
+});
