@@ -1,5 +1,5 @@
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { resetHttpMock } from './http-mock';
 
 // Route modules load lazily; the first visit of a page in a run may take a few seconds on a busy machine.
@@ -12,4 +12,5 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  vi.useRealTimers();
 });

@@ -1,11 +1,11 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { errorBody, onRequest, requestsTo } from '../../test/http-mock';
+import { elapse, useFakeClock } from '../../test/clock';
 import { renderApp } from '../../test/render-app';
 
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const resetButton = () => screen.getByRole('button', { name: 'Reset' }) as HTMLButtonElement;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const formMessage = () => document.querySelector('form [role="alert"]')?.textContent ?? null;
 
 beforeEach(() => {
@@ -15,13 +15,15 @@ beforeEach(() => {
 
 describe('verify e-mail page', () => {
   it('verifies the token, toasts "Email Verified" and goes to / after 1.5 s', async () => {
+    useFakeClock();
     onRequest('PATCH', '/user-service/verify-email', { status: 200, data: {} });
     const { router } = renderApp('/verify-email/tok-1');
     expect(await screen.findByRole('heading', { name: 'Verifying email...' })).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Email Verified' })).toBeTruthy();
-    await sleep(900);
+    await elapse(900);
     expect(router.state.location.pathname).toBe('/verify-email/tok-1');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'), { timeout: 3000 });
+    await elapse(700);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(requestsTo('PATCH', '/user-service/verify-email')).toEqual([expect.objectContaining({ body: { emailToken: 'tok-1' } })]);
   });
 
@@ -75,13 +77,15 @@ describe('reset password page', () => {
   });
 
   it('resets with the token, toasts and goes to / after 1.5 s', async () => {
+    useFakeClock();
     onRequest('PATCH', '/user-service/reset-password', { status: 200, data: {} });
     const { router } = await submitReset('tok-9');
     expect(await screen.findByText('Resetting password...')).toBeTruthy();
     expect(await screen.findByText('Password Reset')).toBeTruthy();
-    await sleep(900);
+    await elapse(900);
     expect(router.state.location.pathname).toBe('/reset-password/tok-9');
-    await waitFor(() => expect(router.state.location.pathname).toBe('/'), { timeout: 3000 });
+    await elapse(700);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(requestsTo('PATCH', '/user-service/reset-password')[0]?.body).toEqual({ passwordToken: 'tok-9', password: 'newpass1' });
   });
 });

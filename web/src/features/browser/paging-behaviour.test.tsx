@@ -1,6 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { requestsTo } from '../../test/http-mock';
+import { elapse, useFakeClock } from '../../test/clock';
 import { renderApp, testUser } from '../../test/render-app';
 import { makeFile, mockDrive } from './browser.fixtures';
 
@@ -51,6 +52,7 @@ const files = Array.from({ length: 120 }, (_, i) => makeFile(`f-${String(i).padS
 
 describe('infinite paging (SPEC §4, §9)', () => {
   it('fetches the next page once per page while the sentinel is 10 % visible, and stops after a short page', async () => {
+    useFakeClock();
     mockDrive({
       files: (request) => {
         const after = request.params.startAtId as string | undefined;
@@ -69,7 +71,7 @@ describe('infinite paging (SPEC §4, §9)', () => {
     // until a short page arrives.
     act(() => observer.show(0.1));
     await vi.waitFor(() => expect(screen.getByTestId('list-end').parentElement?.getAttribute('data-file-count')).toBe('120'));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await elapse(50);
     const calls = requestsTo('GET', '/file-service/list');
     expect(calls).toHaveLength(3);
     expect(calls[1]?.params).toMatchObject({

@@ -3,6 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { http } from '../../api/client';
 import { onRequest } from '../../test/http-mock';
+import { elapse, useFakeClock } from '../../test/clock';
 import { renderApp, testUser } from '../../test/render-app';
 
 const media = (i: number, isVideo = false): FileDto => ({
@@ -70,6 +71,7 @@ describe('media page', () => {
   });
 
   it('pages 100 at a time from the last file, and stops after a shorter page', async () => {
+    useFakeClock();
     const get = vi.spyOn(http, 'get');
     const first = Array.from({ length: 100 }, (_, i) => media(i));
     onRequest('GET', '/file-service/list', { status: 200, data: first }, { status: 200, data: [media(100), media(101)] });
@@ -81,7 +83,7 @@ describe('media page', () => {
     expect(listParams(get)[0]).toMatchObject({ search: 'beach' });
     expect(second).toMatchObject({ startAt: true, startAtDate: first[99]!.uploadDate, startAtName: 'photo-99.jpg', startAtId: 'm99' });
     observed.at(-1)!();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await elapse(50);
     expect(listParams(get)).toHaveLength(2);
   });
 

@@ -2,6 +2,7 @@ import type { FolderDto } from '@nimbus/common';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { onRequest, requestsTo } from '../../test/http-mock';
+import { elapse, useFakeClock } from '../../test/clock';
 import { renderApp, testUser } from '../../test/render-app';
 import { makeFile, makeFolder, mockDrive } from '../browser/browser.fixtures';
 
@@ -76,9 +77,10 @@ describe('move popup (SPEC §2)', () => {
     const dialog = await openMove('Docs');
     await within(dialog).findByRole('option', { name: 'Taxes' });
     expect(requestsTo('GET', '/folder-service/move-folder-list')[0]?.params).toMatchObject({ parent: '/', folderIDs: [docs._id] });
+    useFakeClock();
     fireEvent.change(within(dialog).getByRole('searchbox', { name: 'Search folders' }), { target: { value: 'tax' } });
     const before = requestsTo('GET', '/folder-service/move-folder-list').length;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await elapse(300);
     expect(requestsTo('GET', '/folder-service/move-folder-list')).toHaveLength(before);
     await within(dialog).findByRole('option', { name: 'Tax returns' });
     expect(requestsTo('GET', '/folder-service/move-folder-list').at(-1)?.params).toMatchObject({ search: 'tax' });

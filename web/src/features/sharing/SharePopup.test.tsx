@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { AppProviders, createQueryClient } from '../../app/AppProviders';
 import { setPopupSelect, setShareSelected } from '../../state/selection.slice';
 import { createAppStore } from '../../state/store';
+import { elapse, useFakeClock } from '../../test/clock';
 import { deferredReply, errorBody, onRequest, requestsTo } from '../../test/http-mock';
 import { PopupHost } from '../popups/PopupHost';
 
@@ -59,6 +60,7 @@ const toastText = (text: string) => screen.findByText(text, { selector: '.Toasti
 
 describe('share popup', () => {
   it('for a private file: "Share file", "Document is private", Private selected, and Copy link does nothing', async () => {
+    useFakeClock();
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     renderShare(privateFile);
@@ -68,7 +70,7 @@ describe('share popup', () => {
     expect(Array.from(select().options).map((o) => o.text)).toEqual(['Private', 'Public', 'Temporary']);
     expect(help()).toBe(TEXTS.private);
     fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await elapse(20);
     expect(writeText).not.toHaveBeenCalled();
     expect(screen.queryByText('Link Copied')).toBeNull();
   });
