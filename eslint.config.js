@@ -25,6 +25,28 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['@nimbus/server*', '**/server/**', 'node:*'] }] },
   },
   {
+    // The drive API, item types and fixtures are shared from api/ and test/; other features reach
+    // into the file browser only for the pieces it lends out, so features never import in circles.
+    files: ['web/src/features/**'],
+    ignores: ['web/src/features/browser/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            '@nimbus/server*',
+            '**/server/**',
+            'node:*',
+            '../browser/*',
+            '!../browser/BrowserHost',
+            '!../browser/DetailPanel',
+            '!../browser/FileThumbnail',
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['server/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['@nimbus/web*', '**/web/src/**'] }] },
   },

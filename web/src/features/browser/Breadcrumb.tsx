@@ -5,8 +5,8 @@ import { ChevronDownIcon, ChevronRightIcon } from '../../components/drive-icons'
 import { ArrowBackIcon } from '../../components/icons';
 import { folderKeys } from '../../api/query-keys';
 import { useItemMenu } from '../context-menu/useItemMenu';
-import { driveApi, ROOT } from './drive.api';
-import { folderItem, folderPath } from './items';
+import { driveApi, ROOT } from '../../api/drive.api';
+import { folderItem, folderPath } from '../../api/drive-items';
 import { RESTORE_SCROLL } from './useScrollMemory';
 
 interface BreadcrumbProps {

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { requestsTo } from '../../test/http-mock';
 import { renderApp, testUser } from '../../test/render-app';
-import { makeFile, makeFolder, mockDrive } from './browser.fixtures';
+import { makeFile, makeFolder, mockDrive } from '../../test/drive-fixtures';
 
 const heading = (name: string) => screen.findByRole('heading', { name });
 

@@ -4,7 +4,7 @@ import { Spinner } from '../../components/Spinner';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { resetSelected } from '../../state/selection.slice';
 import { Breadcrumb } from './Breadcrumb';
-import { ROOT } from './drive.api';
+import { ROOT } from '../../api/drive.api';
 import { useFileListQuery, useFolderInfoQuery, useFolderListQuery, type BrowseScope } from './drive.queries';
 import { FilesSection } from './FilesSection';
 import { FoldersSection } from './FoldersSection';

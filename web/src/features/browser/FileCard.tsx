@@ -4,7 +4,7 @@ import { useItemMenu } from '../context-menu/useItemMenu';
 import { formatListDate } from '../format/format-date';
 import { useItemInteractions } from '../selection/useItemInteractions';
 import { ExtensionBadge, FileThumbnail } from './FileThumbnail';
-import { fileItem } from './items';
+import { fileItem } from '../../api/drive-items';
 import { MoreButton } from './MoreButton';
 import { useOpenItem } from './useOpenItem';
 

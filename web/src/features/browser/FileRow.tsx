@@ -5,7 +5,7 @@ import { formatListDate } from '../format/format-date';
 import { formatBytes } from '../format/format-size';
 import { useItemInteractions } from '../selection/useItemInteractions';
 import { ExtensionBadge } from './FileThumbnail';
-import { fileItem } from './items';
+import { fileItem } from '../../api/drive-items';
 import { MoreButton } from './MoreButton';
 import { useOpenItem } from './useOpenItem';
 

@@ -4,7 +4,7 @@ import { refreshSession } from '../../api/client';
 import { FileIcon, PlayCircleIcon } from '../../components/drive-icons';
 import { useAppSelector } from '../../state/hooks';
 import { badgeColor, extensionBadge } from '../format/file-name';
-import { thumbnailUrl } from './drive.api';
+import { thumbnailUrl } from '../../api/drive.api';
 
 /** The coloured extension square (up to 4 characters, 3 when compact, "UNK" without an extension). */
 export function ExtensionBadge({ filename, compact = false, className = '' }: { filename: string; compact?: boolean; className?: string }) {

@@ -3,7 +3,7 @@ import { memo } from 'react';
 import { FolderIcon } from '../../components/icons';
 import { useItemMenu } from '../context-menu/useItemMenu';
 import { useItemInteractions } from '../selection/useItemInteractions';
-import { folderItem } from './items';
+import { folderItem } from '../../api/drive-items';
 import { MoreButton } from './MoreButton';
 import { useOpenItem } from './useOpenItem';
 

@@ -2,7 +2,7 @@ import { LIMITS, type FileDto } from '@nimbus/common';
 import { keepPreviousData, useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { fileKeys, folderKeys } from '../../api/query-keys';
 import { useAppSelector } from '../../state/hooks';
-import { driveApi, ROOT, type FileCursor } from './drive.api';
+import { driveApi, ROOT, type FileCursor } from '../../api/drive.api';
 import { nextFileCursor } from './paging';
 
 /** Where a browser page looks: a folder (or the root), a name search, in the drive or in the trash. */

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { requestsTo } from '../../test/http-mock';
 import { elapse, useFakeClock } from '../../test/clock';
 import { renderApp, testUser } from '../../test/render-app';
-import { makeFile, mockDrive } from './browser.fixtures';
+import { makeFile, mockDrive } from '../../test/drive-fixtures';
 
 /** An IntersectionObserver whose sentinel visibility the test sets; like a real one it reports the current state on observe(). */
 class FakeObserver {

@@ -1,5 +1,5 @@
 import type { FileDto } from '@nimbus/common';
-import type { FileCursor } from './drive.api';
+import type { FileCursor } from '../../api/drive.api';
 
 /**
  * SPEC §9: a next page exists only if no loaded page is shorter than the page size; it starts after the

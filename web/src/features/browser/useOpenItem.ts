@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useAppDispatch } from '../../state/hooks';
 import { setPopupSelect } from '../../state/selection.slice';
 import { sectionOf } from '../layout/sections';
-import { folderPath } from './items';
+import { folderPath } from '../../api/drive-items';
 
 /** Opening an item: a file shows its preview or details popup, a folder opens its page (in the trash when there). */
 export function useOpenItem() {

@@ -4,7 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { SearchIcon, SparkleIcon } from '../../components/icons';
 import { useAppDispatch } from '../../state/hooks';
 import { setPopupSelect } from '../../state/selection.slice';
-import { folderPath } from '../browser/items';
+import { folderPath } from '../../api/drive-items';
 import { SearchResults, type DropdownState } from '../search/SearchResults';
 import { useAiSearch, useSuggestions } from '../search/useSearchSuggestions';
 import { searchPathOf, sectionOf } from './sections';

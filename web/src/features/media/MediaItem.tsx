@@ -6,7 +6,7 @@ import { BrokenImageIcon, PlayIcon, VideoIcon } from '../../components/file-icon
 import { PhotoIcon } from '../../components/icons';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { setPopupSelect } from '../../state/selection.slice';
-import { fileItem } from '../browser/items';
+import { fileItem } from '../../api/drive-items';
 import { useItemMenu } from '../context-menu/useItemMenu';
 import { useItemInteractions } from '../selection/useItemInteractions';
 

@@ -9,7 +9,7 @@ import { ArrowBackIcon, FolderIcon, SearchIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { resetMoveModal, type SelectionState } from '../../state/selection.slice';
-import { driveApi, ROOT } from '../browser/drive.api';
+import { driveApi, ROOT } from '../../api/drive.api';
 import { useOrganizeActions } from '../organize/useOrganizeActions';
 import { useDebouncedValue } from '../search/useDebouncedValue';
 

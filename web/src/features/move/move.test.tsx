@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { onRequest, requestsTo } from '../../test/http-mock';
 import { elapse, useFakeClock } from '../../test/clock';
 import { renderApp, testUser } from '../../test/render-app';
-import { makeFile, makeFolder, mockDrive } from '../browser/browser.fixtures';
+import { makeFile, makeFolder, mockDrive } from '../../test/drive-fixtures';
 
 let now = 5_000_000;
 

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { errorBody, onRequest, requestsTo } from '../../test/http-mock';
 import { renderApp, testUser } from '../../test/render-app';
-import { makeFile, makeFolder, mockDrive } from '../browser/browser.fixtures';
+import { makeFile, makeFolder, mockDrive } from '../../test/drive-fixtures';
 
 const toastText = (text: string) => screen.findByText(text, { selector: '.Toastify *' });
 

@@ -1,6 +1,6 @@
 import type { FileDto } from '@nimbus/common';
 import { useRef } from 'react';
-import { downloadItems } from '../browser/download';
+import { downloadItems } from '../../api/download';
 import { Button } from '../../components/Button';
 import { DownloadIcon, MoreVertIcon } from '../../components/file-icons';
 import { useAppDispatch } from '../../state/hooks';
@@ -8,7 +8,7 @@ import { resetPopupSelect } from '../../state/selection.slice';
 import { FileDetailsBody } from './FileDetailsBody';
 import { PopupCard } from './PopupCard';
 import { useSlideClose } from './useSlideClose';
-import { fileItem } from '../browser/items';
+import { fileItem } from '../../api/drive-items';
 import { useItemMenu } from '../context-menu/useItemMenu';
 
 /** Details of a file without a preview: name, link type, size, upload date, Download. */

@@ -5,7 +5,7 @@ import { ChevronLeftIcon, ChevronRightIcon, MoreVertIcon } from '../../component
 import { CloseIcon } from '../../components/icons';
 import { useAppDispatch } from '../../state/hooks';
 import { resetPopupSelect, setPopupSelect } from '../../state/selection.slice';
-import { fileItem } from '../browser/items';
+import { fileItem } from '../../api/drive-items';
 import { useItemMenu } from '../context-menu/useItemMenu';
 import { badgeColor, extensionBadge } from '../format/file-name';
 import { ownsEscape } from '../../components/ModalShell';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { deferredReply, errorBody, onRequest, requestsTo } from '../../test/http-mock';
 import { elapse, useFakeClock } from '../../test/clock';
 import { renderApp, testUser } from '../../test/render-app';
-import { makeFile, makeFolder, mockDrive } from '../browser/browser.fixtures';
+import { makeFile, makeFolder, mockDrive } from '../../test/drive-fixtures';
 
 const input = () => screen.findByRole('searchbox', { name: 'Search files and folders' });
 const dropdown = () => screen.findByTestId('search-dropdown');

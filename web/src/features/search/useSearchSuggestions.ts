@@ -2,7 +2,7 @@ import { STORAGE_KEYS, TIMINGS } from '@nimbus/common';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { fileKeys } from '../../api/query-keys';
 import { useAppSelector } from '../../state/hooks';
-import { driveApi } from '../browser/drive.api';
+import { driveApi } from '../../api/drive.api';
 import type { Section } from '../layout/sections';
 import { searchApi } from './search.api';
 import { useDebouncedValue } from './useDebouncedValue';

@@ -5,7 +5,7 @@ import { CloseIcon, TrashIcon } from '../../components/icons';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { requestConfirm, type OrganizeItem } from '../../state/organize.slice';
 import { resetMultiSelect, setMoveModal } from '../../state/selection.slice';
-import { downloadItems } from '../browser/download';
+import { downloadItems } from '../../api/download';
 import { sectionOf } from '../layout/sections';
 
 function BarButton({ label, icon: Icon, onClick }: { label: string; icon: ComponentType<{ className?: string }>; onClick: () => void }) {

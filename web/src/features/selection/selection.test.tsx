@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setSingleClickFolders } from '../../state/general.slice';
 import { renderApp, testUser } from '../../test/render-app';
-import { makeFile, makeFolder, mockDrive } from '../browser/browser.fixtures';
+import { makeFile, makeFolder, mockDrive } from '../../test/drive-fixtures';
 import { listClickTimer } from './click-rules';
 
 let now = 1_000_000;

@@ -2,8 +2,8 @@ import { TIMINGS } from '@nimbus/common';
 import { useEffect, useRef, type KeyboardEvent, type MouseEvent, type PointerEvent, type TouchEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { setMainSelect, toggleMultiSelect, type SelectionType } from '../../state/selection.slice';
-import type { DriveItem } from '../browser/items';
-import { itemId } from '../browser/items';
+import type { DriveItem } from '../../api/drive-items';
+import { itemId } from '../../api/drive-items';
 import { decideClick, listClickTimer } from './click-rules';
 
 interface Options {

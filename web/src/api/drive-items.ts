@@ -1,5 +1,5 @@
 import type { FileDto, FolderDto } from '@nimbus/common';
-import type { OrganizeItem } from '../../state/organize.slice';
+import type { OrganizeItem } from '../state/organize.slice';
 
 /** A row of the file browser: a file or a folder. */
 export type DriveItem = { type: 'file'; file: FileDto } | { type: 'folder'; folder: FolderDto };

@@ -1,5 +1,5 @@
 import type { FileDto, FolderDto, SortOrder, SuggestedListResponse } from '@nimbus/common';
-import { http } from '../../api/client';
+import { http } from './client';
 
 export const ROOT = '/';
 

@@ -1,4 +1,4 @@
-import { refreshSession } from '../../api/client';
+import { refreshSession } from './client';
 import { downloadUrl, zipDownloadUrl } from './drive.api';
 
 /** Lets the browser download a URL of this origin (authenticated by the session cookies it refreshes first). */

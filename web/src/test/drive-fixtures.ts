@@ -1,5 +1,5 @@
 import type { FileDto, FolderDto } from '@nimbus/common';
-import { onRequest, type RecordedRequest } from '../../test/http-mock';
+import { onRequest, type RecordedRequest } from './http-mock';
 
 let counter = 0;
 
