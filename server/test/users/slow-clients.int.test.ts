@@ -65,6 +65,19 @@ describe('slow clients', () => {
     expect(silent.closedAfterMs).not.toBeNull();
   });
 
+  it('forgets the body deadline of every answered request', async () => {
+    const alice = new TestBrowser(t.app);
+    await alice.signUp();
+    for (let i = 0; i < 5; i++) {
+      expect((await alice.post('/user-service/login', { email: 'x@example.com', password: 'wrong-one' })).statusCode).toBe(401);
+      // A GET's body is never read: only the answer ends its deadline.
+      expect((await alice.get('/user-service/user')).statusCode).toBe(200);
+    }
+    // Past the 500 ms body timeout: a timer left behind would now close (or fail on) a finished request.
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect((await alice.get('/user-service/user')).statusCode).toBe(200);
+  });
+
   it('asks browsers to stay on https when the app is served over https', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/health' });
     expect(response.headers['strict-transport-security']).toBe('max-age=15552000');

@@ -7,25 +7,36 @@ declare module 'fastify' {
   }
 }
 
+const timers = new WeakMap<object, NodeJS.Timeout>();
+
 /**
  * A request body must arrive whole within `ms`, or the connection is closed: a client trickling a
  * few bytes at a time cannot hold a socket forever. Uploads are exempt; the server's idle timeout
  * still closes a connection that sends nothing at all.
  */
 export function registerBodyTimeout(app: FastifyInstance, ms: number): void {
+  const stop = (raw: object): void => {
+    clearTimeout(timers.get(raw));
+    timers.delete(raw);
+  };
   app.addHook('onRequest', (request, _reply, done) => {
     const raw = request.raw;
     if (raw.complete || request.routeOptions.config.streamsBody) return done();
     const timer = setTimeout(() => {
-      if (!raw.complete) {
-        request.log.info('request body too slow; closing the connection');
-        raw.socket.destroy();
-      }
+      timers.delete(raw);
+      if (raw.complete || raw.destroyed) return;
+      request.log.info('request body too slow; closing the connection');
+      raw.destroy();
     }, ms);
     timer.unref();
-    const stop = (): void => clearTimeout(timer);
-    raw.once('end', stop);
-    raw.once('close', stop);
+    timers.set(raw, timer);
+    raw.once('end', () => stop(raw));
+    raw.once('close', () => stop(raw));
+    done();
+  });
+  // The answer went out (or the route never read the body): nothing left to wait for.
+  app.addHook('onResponse', (request, _reply, done) => {
+    stop(request.raw);
     done();
   });
 }
