@@ -29,7 +29,7 @@ describe('authentication screen', () => {
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByLabel('Verify password').fill('short');
     await submitButton(page).click();
-    expect(await formMessage(page).textContent()).toBe('Password must be at least 6 characters');
+    await expect.poll(() => formMessage(page).textContent()).toBe('Password must be at least 6 characters');
     expect(await submitButton(page).isDisabled()).toBe(true);
     await screenshot(page, 'auth-create-validation');
 
@@ -45,8 +45,8 @@ describe('authentication screen', () => {
     await createAccount(page, uniqueEmail('create'));
     await toast(page, 'Email Verification Sent');
     await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
-    expect(await page.evaluate(() => localStorage.getItem('hasPreviouslyLoggedIn'))).toBe('true');
-    expect(await page.evaluate(() => localStorage.getItem('browser-id'))).toMatch(/^[0-9a-f-]{36}$/);
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('hasPreviouslyLoggedIn'))).toBe('true');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('browser-id'))).toMatch(/^[0-9a-f-]{36}$/);
     await screenshot(page, 'home');
 
     // Hold the restore call back long enough to see the full-page spinner.
@@ -124,12 +124,12 @@ describe('authentication screen', () => {
     const { context, page } = await newSession(browser, server.baseUrl);
     await createAccount(page, uniqueEmail('phone'));
     await page.setViewportSize({ width: 360, height: 740 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.waitForURL('**/settings');
     await page.getByRole('link', { name: 'HOME', exact: true }).waitFor();
-    expect(await page.getByRole('button', { name: 'Open menu' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Open menu' }).count()).toBe(0);
     await page.goto('/home');
     await page.getByRole('button', { name: 'Open menu' }).click();
     await screenshot(page, 'drawer');

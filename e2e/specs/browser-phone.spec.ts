@@ -44,7 +44,7 @@ describe('a 390 px phone', () => {
     await page.reload();
     await item(page, 'receipt.pdf').waitFor();
     expect(await noSideways(page)).toBeLessThanOrEqual(PHONE.width);
-    expect(await page.getByRole('complementary', { name: 'Details' }).isVisible()).toBe(false);
+    await expect.poll(() => page.getByRole('complementary', { name: 'Details' }).isVisible()).toBe(false);
 
     await page.getByRole('button', { name: 'Open menu' }).tap();
     const drawer = page.getByRole('complementary', { name: 'Side menu' }).last();
@@ -56,12 +56,12 @@ describe('a 390 px phone', () => {
     await item(page, 'From phone').waitFor();
 
     await item(page, 'receipt.pdf').tap();
-    expect(await item(page, 'receipt.pdf').getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => item(page, 'receipt.pdf').getAttribute('aria-selected')).toBe('true');
 
     await longPress(item(page, 'photo-notes.txt'));
     const menu = page.getByRole('menu', { name: 'Actions for photo-notes.txt' });
     await menu.waitFor();
-    expect(await item(page, 'photo-notes.txt').getAttribute('aria-selected')).toBe('false');
+    await expect.poll(() => item(page, 'photo-notes.txt').getAttribute('aria-selected')).toBe('false');
     await menu.getByRole('menuitem', { name: 'Move' }).tap();
     const move = page.getByRole('dialog', { name: 'Move photo-notes.txt' });
     await move.getByRole('option', { name: 'Shelf' }).tap();

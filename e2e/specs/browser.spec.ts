@@ -168,19 +168,16 @@ describe('multi-select', () => {
     await bar.getByText('3 selected').waitFor();
     await item(page, 'c.txt').click();
     await bar.getByText('2 selected').waitFor();
-    expect(await bar.getByRole('button').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')))).toEqual([
-      'Clear selection',
-      'Trash',
-      'Move',
-      'Download',
-    ]);
+    await expect
+      .poll(() => bar.getByRole('button').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label'))))
+      .toEqual(['Clear selection', 'Trash', 'Move', 'Download']);
 
     const [zip] = await Promise.all([page.waitForEvent('download'), bar.getByRole('button', { name: 'Download' }).click()]);
     expect(zip.suggestedFilename()).toMatch(/\.zip$/);
 
     await bar.getByRole('button', { name: 'Move' }).click();
     const move = dialog(page, 'Move 2 items');
-    expect(await move.getByRole('searchbox').count()).toBe(0);
+    await expect.poll(() => move.getByRole('searchbox').count()).toBe(0);
     await move.getByRole('option', { name: 'Target' }).click();
     await move.getByRole('button', { name: 'Confirm' }).click();
     await toast(page, 'Items Moved');
@@ -201,11 +198,9 @@ describe('multi-select', () => {
     await item(page, 'Box').click({ modifiers: ['Meta'] });
     await item(page, 'c.txt').click();
     await bar.getByText('2 selected').waitFor();
-    expect(await bar.getByRole('button').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label')))).toEqual([
-      'Clear selection',
-      'Restore',
-      'Delete',
-    ]);
+    await expect
+      .poll(() => bar.getByRole('button').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('aria-label'))))
+      .toEqual(['Clear selection', 'Restore', 'Delete']);
     await bar.getByRole('button', { name: 'Restore' }).click();
     await confirmYes(page, 'Restore items?');
     await toast(page, 'Restored');
@@ -266,9 +261,11 @@ describe('views', () => {
     await item(page, 'Alpha').waitFor();
     expect(await itemNames(page, 'Files')).toEqual(['a.txt', 'b.txt', 'c.txt']);
     expect(await itemNames(page, 'Folders')).toEqual(['Alpha', 'Beta']);
-    expect(await page.getByRole('button', { name: 'List view' }).getAttribute('aria-pressed')).toBe('true');
-    expect(await page.getByRole('button', { name: /Sort direction/ }).getAttribute('aria-label')).toBe('Sort direction: ascending');
-    expect(await row(page, 'a.txt').getByRole('gridcell').nth(2).textContent()).toMatch(/^\d\d\/\d\d\/\d\d \d\d:\d\d(am|pm)$/);
+    await expect.poll(() => page.getByRole('button', { name: 'List view' }).getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() => page.getByRole('button', { name: /Sort direction/ }).getAttribute('aria-label'))
+      .toBe('Sort direction: ascending');
+    await expect.poll(() => row(page, 'a.txt').getByRole('gridcell').nth(2).textContent()).toMatch(/^\d\d\/\d\d\/\d\d \d\d:\d\d(am|pm)$/);
 
     await page.getByRole('button', { name: /Sort direction/ }).click();
     await page.waitForFunction(
@@ -307,12 +304,12 @@ describe('search bar', () => {
     ]);
     await dropdown.getByRole('option', { name: 'Invoices 2024' }).click();
     await page.waitForURL(`**/folder/${invoices._id}`);
-    expect(await dropdown.count()).toBe(0);
+    await expect.poll(() => dropdown.count()).toBe(0);
 
     await box.fill('zzz');
     await dropdown.getByText('No Results', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Files', exact: true }).click();
-    expect(await dropdown.count()).toBe(0);
+    await expect.poll(() => dropdown.count()).toBe(0);
 
     await box.fill('invoice');
     await box.press('Enter');

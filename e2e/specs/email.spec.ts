@@ -36,7 +36,7 @@ describe('e-mail verification', () => {
     await page.waitForURL('**/home');
 
     await openSettings(page);
-    expect(await page.getByText('Email not verified').count()).toBe(0);
+    await expect.poll(() => page.getByText('Email not verified').count()).toBe(0);
     await context.close();
   });
 

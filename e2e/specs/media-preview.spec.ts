@@ -54,8 +54,8 @@ describe('media gallery', () => {
     await openMedia(page);
     await tiles(page).nth(3).waitFor();
     expect(await tileNames(page)).toEqual(['clip.webm', 'blue.jpg', 'green.jpg', 'red.jpg']);
-    expect(await page.getByTestId('play-badge').count()).toBe(1);
-    expect(await page.locator('[data-testid="media-item"][data-video="true"]').getAttribute('aria-label')).toBe('clip.webm');
+    await expect.poll(() => page.getByTestId('play-badge').count()).toBe(1);
+    await expect.poll(() => page.locator('[data-testid="media-item"][data-video="true"]').getAttribute('aria-label')).toBe('clip.webm');
     await page.locator('[data-testid="media-item"] img').first().waitFor();
     await screenshot(page, 'media-page');
 
@@ -95,13 +95,13 @@ describe('media gallery', () => {
     await page.waitForFunction(
       () => (document.querySelector('[data-testid="preview-image"]') as HTMLImageElement | null)?.naturalWidth === 640,
     );
-    expect(await image.getAttribute('src')).toBe(`/file-service/full-thumbnail/${uploaded[1]!._id}`);
-    expect(await page.getByTestId('type-badge').textContent()).toBe('JPG');
+    await expect.poll(() => image.getAttribute('src')).toBe(`/file-service/full-thumbnail/${uploaded[1]!._id}`);
+    await expect.poll(() => page.getByTestId('type-badge').textContent()).toBe('JPG');
     await screenshot(page, 'preview-popup');
 
     await preview(page).getByRole('button', { name: 'Next file' }).click();
     await preview(page).getByRole('heading', { name: 'red.jpg' }).waitFor();
-    expect(await preview(page).getByRole('button', { name: 'Next file' }).count()).toBe(0);
+    await expect.poll(() => preview(page).getByRole('button', { name: 'Next file' }).count()).toBe(0);
     await preview(page).getByRole('button', { name: 'Previous file' }).click();
     await preview(page).getByRole('heading', { name: 'green.jpg' }).waitFor();
     await preview(page).getByRole('button', { name: 'Previous file' }).click();
@@ -126,7 +126,7 @@ describe('media gallery', () => {
     const video = page.getByTestId('preview-video');
     await video.waitFor();
     await page.waitForFunction(() => (document.querySelector('[data-testid="preview-video"]') as HTMLVideoElement | null)!.readyState >= 1);
-    expect(await video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(6);
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => Math.round(v.duration))).toBe(6);
     await video.evaluate(async (v: HTMLVideoElement) => {
       v.muted = true;
       v.currentTime = 3;
@@ -139,7 +139,7 @@ describe('media gallery', () => {
         timeout: 10_000,
       },
     );
-    expect(await page.getByText('Error getting video').count()).toBe(0);
+    await expect.poll(() => page.getByText('Error getting video').count()).toBe(0);
     await screenshot(page, 'preview-video');
     await preview(page).getByRole('button', { name: 'Close preview' }).click();
     await preview(page).waitFor({ state: 'detached' });
@@ -162,9 +162,9 @@ describe('media gallery', () => {
     const details = page.getByTestId('file-details');
     await details.waitFor();
     await details.getByText('File details').waitFor();
-    expect(await details.getByTestId('fact-link-type').textContent()).toBe('Private');
-    expect(await details.getByTestId('fact-size').textContent()).toBe('17 B');
-    expect(await details.getByTestId('fact-upload-date').textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}(am|pm)$/);
+    await expect.poll(() => details.getByTestId('fact-link-type').textContent()).toBe('Private');
+    await expect.poll(() => details.getByTestId('fact-size').textContent()).toBe('17 B');
+    await expect.poll(() => details.getByTestId('fact-upload-date').textContent()).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}(am|pm)$/);
     await details.getByRole('button', { name: 'Copy name' }).click();
     await toast(page, 'Filename Copied');
     await screenshot(page, 'details-popup');

@@ -28,12 +28,12 @@ describe('logout', () => {
     await toast(page, 'Logged out');
     await page.waitForURL((url) => url.pathname === '/');
     await page.getByRole('heading', { name: 'Login to your account' }).waitFor();
-    expect(await page.evaluate(() => localStorage.getItem('hasPreviouslyLoggedIn'))).toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('hasPreviouslyLoggedIn'))).toBeNull();
 
     await page.goto('/home');
     await page.getByRole('heading', { name: 'Login to your account' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
-    expect(await formMessage(page).count()).toBe(0);
+    await expect.poll(() => formMessage(page).count()).toBe(0);
     await context.close();
   });
 
@@ -57,7 +57,7 @@ describe('logout', () => {
     await second.page.reload();
     await formMessage(second.page).getByText('Login Expired').waitFor();
     expect(new URL(second.page.url()).pathname).toBe('/');
-    expect(await second.page.evaluate(() => localStorage.getItem('hasPreviouslyLoggedIn'))).toBeNull();
+    await expect.poll(() => second.page.evaluate(() => localStorage.getItem('hasPreviouslyLoggedIn'))).toBeNull();
     await screenshot(second.page, 'auth-login-expired');
 
     await login(second.page, email);

@@ -46,14 +46,16 @@ describe('settings', () => {
     expect(await chosen(page, 'Load thumbnails')).toBe('Disabled');
 
     await page.getByRole('link', { name: 'HOME', exact: true }).click();
-    expect(await page.getByRole('button', { name: 'List view' }).getAttribute('aria-pressed')).toBe('true');
-    expect(await page.getByRole('combobox', { name: 'Sort by' }).inputValue()).toBe('name');
-    expect(await page.getByRole('button', { name: /Sort direction/ }).getAttribute('aria-label')).toBe('Sort direction: ascending');
+    await expect.poll(() => page.getByRole('button', { name: 'List view' }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Sort by' }).inputValue()).toBe('name');
+    await expect
+      .poll(() => page.getByRole('button', { name: /Sort direction/ }).getAttribute('aria-label'))
+      .toBe('Sort direction: ascending');
 
     await openSettings(page);
     await page.getByRole('button', { name: 'General' }).click();
     await preference(page, 'File list style').selectOption({ label: 'Grid' });
-    expect(await page.evaluate(() => localStorage.getItem('list-mode'))).toBeNull();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('list-mode'))).toBeNull();
     await context.close();
   });
 

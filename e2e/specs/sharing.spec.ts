@@ -55,32 +55,32 @@ describe('sharing', () => {
   it('makes a file public; the copied link downloads the same bytes signed out, until the link is removed', async () => {
     await openShare(page);
     await sharePopup(page).getByRole('heading', { name: 'Share file' }).waitFor();
-    expect(await linkBox(page).inputValue()).toBe('Document is private');
-    expect(await sharePopup(page).getByTestId('permission-help').textContent()).toBe('Only you can view and download this file');
+    await expect.poll(() => linkBox(page).inputValue()).toBe('Document is private');
+    await expect.poll(() => sharePopup(page).getByTestId('permission-help').textContent()).toBe('Only you can view and download this file');
 
     await permission(page).selectOption({ label: 'Public' });
     await toast(page, 'Public Link Generated');
-    expect(await sharePopup(page).getByTestId('permission-help').textContent()).toBe(
-      'Anyone with the link can view and download this file',
-    );
+    await expect
+      .poll(() => sharePopup(page).getByTestId('permission-help').textContent())
+      .toBe('Anyone with the link can view and download this file');
     const link = await linkBox(page).inputValue();
     const [file] = await apiList(page);
     expect(link).toBe(`${server.baseUrl}/public-download/${file!._id}/${file!.metadata.link}`);
     await sharePopup(page).getByRole('button', { name: 'Copy link' }).click();
     await toast(page, 'Link Copied');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
     await screenshot(page, 'share-popup');
 
     const { bytes, visitor, visitorPage } = await downloadSignedOut(link);
     expect(bytes.equals(CONTENT)).toBe(true);
-    expect(await visitorPage.getByTestId('fact-link-type').textContent()).toBe('Public');
-    expect(await visitorPage.getByTestId('fact-size').textContent()).toBe('68.36 KB');
+    await expect.poll(() => visitorPage.getByTestId('fact-link-type').textContent()).toBe('Public');
+    await expect.poll(() => visitorPage.getByTestId('fact-size').textContent()).toBe('68.36 KB');
     await visitorPage.getByRole('button', { name: 'Copy name' }).waitFor();
     await screenshot(visitorPage, 'public-download');
 
     await permission(page).selectOption({ label: 'Private' });
     await toast(page, 'Link Removed');
-    expect(await linkBox(page).inputValue()).toBe('Document is private');
+    await expect.poll(() => linkBox(page).inputValue()).toBe('Document is private');
     await visitorPage.reload();
     await toast(visitorPage, 'Error getting public file');
     await visitor.close();
@@ -93,9 +93,11 @@ describe('sharing', () => {
     await openShare(page);
     await permission(page).selectOption({ label: 'Temporary' });
     await toast(page, 'Public Link Generated');
-    expect(await sharePopup(page).getByTestId('permission-help').textContent()).toBe(
-      'This file will be available for download one time, after it is downloaded once the file will then automatically be marked as private.',
-    );
+    await expect
+      .poll(() => sharePopup(page).getByTestId('permission-help').textContent())
+      .toBe(
+        'This file will be available for download one time, after it is downloaded once the file will then automatically be marked as private.',
+      );
     const link = await linkBox(page).inputValue();
     expect(link).toContain('/public-download/');
 

@@ -66,8 +66,8 @@ describe('uploads', () => {
       { name: 'gamma.txt', text: 'third file' },
     ]);
     await panel(page).getByRole('heading', { name: 'Uploaded 3 file(s)' }).waitFor();
-    expect(await rows(page).count()).toBe(3);
-    for (const row of await rows(page).all()) expect(await row.getAttribute('data-state')).toBe('completed');
+    await expect.poll(() => rows(page).count()).toBe(3);
+    for (const row of await rows(page).all()) await expect.poll(() => row.getAttribute('data-state')).toBe('completed');
     await screenshot(page, 'upload-panel');
 
     const names = (await apiList(page)).map((f) => f.filename).sort();
@@ -76,7 +76,7 @@ describe('uploads', () => {
     for (const name of ['alpha.txt', 'beta.txt', 'gamma.txt']) await page.getByRole('option', { name }).last().waitFor();
 
     await panel(page).getByRole('button', { name: 'Minimize uploads' }).click();
-    expect(await rows(page).count()).toBe(0);
+    await expect.poll(() => rows(page).count()).toBe(0);
     await panel(page).getByRole('button', { name: 'Expand uploads' }).click();
     await panel(page).getByRole('button', { name: 'Close uploads' }).click();
     await panel(page).waitFor({ state: 'detached' });
@@ -98,7 +98,7 @@ describe('uploads', () => {
       ]);
       await chooser.setFiles(trip);
       await panel(page).getByRole('heading', { name: 'Uploaded 1 file(s)' }).waitFor();
-      expect(await rows(page).first().textContent()).toContain('Trip');
+      await expect.poll(() => rows(page).first().textContent()).toContain('Trip');
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
@@ -133,7 +133,7 @@ describe('uploads', () => {
         () => Number(document.querySelector('[role="progressbar"][aria-valuenow]')?.getAttribute('aria-valuenow') ?? 0) >= 2,
       );
       await row.getByRole('button', { name: 'Cancel upload of huge.bin' }).click();
-      expect(await row.getAttribute('data-state')).toBe('canceled');
+      await expect.poll(() => row.getAttribute('data-state')).toBe('canceled');
       await panel(page).getByRole('heading', { name: 'Uploaded 0 file(s)' }).waitFor();
     } finally {
       await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
