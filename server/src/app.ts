@@ -148,7 +148,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const files = new FileService(uow, folders, events, clock);
   const trash = new TrashService(uow, queue, events, clock);
   const moves = new MoveService(uow, folders, trash, events, clock);
-  const uploads = new UploadService(uow, folders, store, events, clock, config.maxUploadBytes);
+  const uploads = new UploadService(uow, folders, store, events, clock, {
+    maxUploadBytes: config.maxUploadBytes,
+    quotaBytes: config.storageQuotaBytes,
+  });
   const fileMedia = new FileMediaRepository(database.db, database.dialect);
   const thumbnails = new ThumbnailService(uow, fileMedia, store, clock, {
     ffmpegPath: deps.ffmpegPath === undefined ? 'ffmpeg' : deps.ffmpegPath,

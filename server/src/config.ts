@@ -58,6 +58,8 @@ export interface Config {
   accountRateLimit: number;
   trashRetentionDays: number;
   maxUploadBytes: number | null;
+  /** Bytes one account may store (trash included); null for no limit. */
+  storageQuotaBytes: number | null;
   search: SearchConfig;
   /** Built web app to serve, or null when there is none (API only). */
   webRoot: string | null;
@@ -110,6 +112,7 @@ const envSchema = z.object({
     .optional(),
   TRASH_RETENTION_DAYS: integer(0, 36500).default(30),
   MAX_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
+  STORAGE_QUOTA_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
   WEB_ROOT: text.optional(),
   SEMANTIC_SEARCH: z.enum(['on', 'off'], 'must be on or off').default('on'),
   EMBEDDINGS_URL: url(['http:', 'https:'], 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
@@ -195,6 +198,7 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
     accountRateLimit: e.ACCOUNT_RATE_LIMIT,
     trashRetentionDays: e.TRASH_RETENTION_DAYS,
     maxUploadBytes: e.MAX_UPLOAD_BYTES ?? null,
+    storageQuotaBytes: e.STORAGE_QUOTA_BYTES ?? null,
     search: {
       enabled: e.SEMANTIC_SEARCH === 'on',
       embeddings:

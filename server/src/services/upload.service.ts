@@ -49,7 +49,7 @@ export class UploadService {
     private readonly store: EncryptedStore,
     private readonly events: DriveEvents,
     private readonly clock: Clock,
-    private readonly maxUploadBytes: number | null,
+    private readonly limits: { maxUploadBytes: number | null; quotaBytes: number | null },
   ) {}
 
   /** An upload into `parent` ('/' or a folder id of the owner, active). */
@@ -61,13 +61,21 @@ export class UploadService {
   async storeFile(input: StoreFileInput): Promise<FileRow> {
     const filename = sanitizeName(input.filename);
     const storageKey = newId();
+    const { maxUploadBytes, quotaBytes } = this.limits;
+    // With a quota, the upload may take no more than what is left of it (checked again at commit).
+    const left = quotaBytes === null ? null : quotaBytes - (await this.uow.repos.files.bytesUsed(input.ownerId));
+    if (left !== null && left <= 0) throw quotaExceeded(quotaBytes!);
     const head = new HeadCapture();
     input.body.on('error', (err) => head.destroy(err));
+    const maxBytes = Math.min(maxUploadBytes ?? Infinity, left ?? Infinity);
     let written;
     try {
-      written = await this.store.write(storageKey, input.body.pipe(head), this.maxUploadBytes ? { maxBytes: this.maxUploadBytes } : {});
+      written = await this.store.write(storageKey, input.body.pipe(head), Number.isFinite(maxBytes) ? { maxBytes } : {});
     } catch (err) {
-      if (err instanceof BlobTooLargeError) throw new DomainError('PAYLOAD_TOO_LARGE', `File is larger than ${err.maxBytes} bytes`);
+      if (err instanceof BlobTooLargeError) {
+        if (left !== null && left < (maxUploadBytes ?? Infinity)) throw quotaExceeded(quotaBytes!);
+        throw new DomainError('PAYLOAD_TOO_LARGE', `File is larger than ${err.maxBytes} bytes`);
+      }
       throw err;
     }
     const contentType = await detectContentType(head.head, filename);
@@ -95,6 +103,11 @@ export class UploadService {
     let stored: FileRow;
     try {
       stored = await this.uow.run(async (r) => {
+        if (quotaBytes !== null) {
+          // Under the owner's lock, so two uploads finishing together cannot both take the last bytes.
+          await r.folders.lockTree(input.ownerId);
+          if ((await r.files.bytesUsed(input.ownerId)) + row.size > quotaBytes) throw quotaExceeded(quotaBytes);
+        }
         const placed = await this.placeInParent(r, row);
         await r.files.insert(placed);
         await this.events.fileStored(r.db, placed);
@@ -121,4 +134,8 @@ export class UploadService {
     if (parent.trashedAt === null) return row;
     return { ...row, trashedAt: parent.trashedAt, trashedVia: parent.trashedVia ?? parent.id };
   }
+}
+
+function quotaExceeded(quotaBytes: number): DomainError {
+  return new DomainError('QUOTA_EXCEEDED', `This upload would go over your storage quota of ${quotaBytes} bytes`);
 }

@@ -67,6 +67,7 @@ export function testConfig(dataDir: string, db: DatabaseConfig, overrides: Parti
     accountRateLimit: 0,
     trashRetentionDays: 30,
     maxUploadBytes: null,
+    storageQuotaBytes: null,
     search: { enabled: true, embeddings: null },
     webRoot: null,
     ...overrides,

@@ -78,6 +78,16 @@ export class FileRepository {
     return query.orderBy(first, direction).orderBy(second, direction).orderBy('id', direction).limit(q.limit).execute();
   }
 
+  /** Bytes the owner's files take, trash included. */
+  async bytesUsed(ownerId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('file')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('used'))
+      .where('ownerId', '=', ownerId)
+      .executeTakeFirstOrThrow();
+    return Number(row.used);
+  }
+
   /** Most recent active files of the owner. */
   recent(ownerId: string, limit: number): Promise<FileRow[]> {
     return this.db
