@@ -17,6 +17,9 @@ import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { registerWebApp } from './http/plugins/web-app.js';
 import { healthRoutes } from './http/routes/health/health.routes.js';
 import { userRoutes } from './http/routes/users/users.routes.js';
+import { appPasswordRoutes } from './http/routes/users/app-passwords.routes.js';
+import { AppPasswordRepository } from './db/repositories/app-password.repository.js';
+import { AppPasswordService } from './services/app-password.service.js';
 import { fileRoutes } from './http/routes/files/files.routes.js';
 import { folderRoutes } from './http/routes/folders/folders.routes.js';
 import { uploadRoutes } from './http/routes/uploads/uploads.routes.js';
@@ -229,6 +232,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   healthRoutes(app);
   userRoutes(app, { accounts, sessions, requireAuth, secureCookies: config.http.secureCookies });
+  appPasswordRoutes(app, { appPasswords: new AppPasswordService(new AppPasswordRepository(database.db), clock), requireAuth });
   const downloads = new DownloadService(files, shares, store);
   fileRoutes(app, { files, trash, moves, downloads, requireAuth });
   folderRoutes(app, { folders, trash, requireAuth });

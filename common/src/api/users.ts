@@ -51,3 +51,29 @@ export type CreateAccountBody = z.infer<typeof createAccountBody>;
 export type LoginBody = z.infer<typeof loginBody>;
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
+
+/** An app password as listed: never its secret, which is shown once, when it is made. */
+export interface AppPasswordDto {
+  id: string;
+  name: string;
+  /** ISO 8601. */
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface CreatedAppPasswordDto {
+  id: string;
+  name: string;
+  /** The secret, shown this once. */
+  password: string;
+  createdAt: string;
+}
+
+/** What the device or app is called, e.g. "Laptop (rclone)". */
+export const appPasswordBody = z.object({
+  name: z
+    .string()
+    .max(100)
+    .transform((v) => v.trim())
+    .pipe(z.string().min(1, 'Please Enter a Name')),
+});

@@ -31,6 +31,15 @@ export interface SessionTable {
 
 export type AccountTokenPurpose = 'verify-email' | 'reset-password';
 
+export interface AppPasswordTable {
+  id: string;
+  accountId: string;
+  name: string;
+  secretHash: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
 export interface AccountTokenTable {
   tokenHash: string;
   accountId: string;
@@ -165,6 +174,7 @@ export interface Database {
   account: AccountTable;
   session: SessionTable;
   accountToken: AccountTokenTable;
+  appPassword: AppPasswordTable;
   loginThrottle: LoginThrottleTable;
   folder: FolderTable;
   file: FileTable;

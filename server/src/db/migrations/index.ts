@@ -8,6 +8,7 @@ import * as searchFtsOwner from './2026_11_21_0011_search_fts_owner.js';
 import * as fileSortTuples from './2026_11_24_0100_file_sort_tuples.js';
 import * as breakFolderCycles from './2026_11_24_0101_break_folder_cycles.js';
 import * as jobLanes from './2026_11_24_0102_job_lanes.js';
+import * as appPassword from './2026_11_24_0103_app_password.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0100_file_sort_tuples': fileSortTuples,
   '2026_11_24_0101_break_folder_cycles': breakFolderCycles,
   '2026_11_24_0102_job_lanes': jobLanes,
+  '2026_11_24_0103_app_password': appPassword,
 };

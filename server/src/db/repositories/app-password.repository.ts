@@ -1,0 +1,42 @@
+import type { Db } from '../database.js';
+import type { AppPasswordTable } from '../schema.js';
+
+export type AppPasswordRow = AppPasswordTable;
+
+export class AppPasswordRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: AppPasswordRow): Promise<void> {
+    await this.db.insertInto('appPassword').values(row).execute();
+  }
+
+  listOwned(accountId: string): Promise<AppPasswordRow[]> {
+    return this.db.selectFrom('appPassword').selectAll().where('accountId', '=', accountId).orderBy('createdAt').orderBy('id').execute();
+  }
+
+  async countOwned(accountId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('appPassword')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('accountId', '=', accountId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** False when the account has no such app password. */
+  async deleteOwned(accountId: string, id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('appPassword').where('id', '=', id).where('accountId', '=', accountId).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  /** Marks the account's app password with this secret hash used; false when there is none. */
+  async touch(accountId: string, secretHash: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('appPassword')
+      .set({ lastUsedAt: now })
+      .where('accountId', '=', accountId)
+      .where('secretHash', '=', secretHash)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}
