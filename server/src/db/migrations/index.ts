@@ -9,6 +9,7 @@ import * as fileSortTuples from './2026_11_24_0100_file_sort_tuples.js';
 import * as breakFolderCycles from './2026_11_24_0101_break_folder_cycles.js';
 import * as jobLanes from './2026_11_24_0102_job_lanes.js';
 import * as appPassword from './2026_11_24_0103_app_password.js';
+import * as pgActiveListIndexes from './2026_11_24_0104_pg_active_list_indexes.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0101_break_folder_cycles': breakFolderCycles,
   '2026_11_24_0102_job_lanes': jobLanes,
   '2026_11_24_0103_app_password': appPassword,
+  '2026_11_24_0104_pg_active_list_indexes': pgActiveListIndexes,
 };
