@@ -27,6 +27,12 @@ export function useFocusTrap(ref: RefObject<HTMLElement | null>, options: FocusT
       clickOutsideDeactivates: false,
       allowOutsideClick: true,
       returnFocusOnDeactivate: true,
+      // Give focus back only if it has nowhere better to be: a click that closed a menu by focusing
+      // something else (the search bar, a field) keeps that focus.
+      setReturnFocus: (previous) => {
+        const now = document.activeElement;
+        return !now || now === document.body || container.contains(now) ? previous : false;
+      },
       preventScroll: true,
       // Layout-free: hidden-ness is not judged by size, so it behaves the same in every renderer.
       tabbableOptions: { displayCheck: 'none' },
