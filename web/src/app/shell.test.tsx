@@ -69,7 +69,7 @@ describe('main layout', () => {
     const drawer = screen.getAllByRole('complementary', { name: 'Side menu' }).at(-1)!;
     fireEvent.click(within(drawer).getByRole('link', { name: 'Media' }));
     await screen.findByRole('heading', { name: 'Photos and Videos' });
-    expect(store.getState().drawer.drawOpen).toBe(false);
+    await waitFor(() => expect(store.getState().drawer.drawOpen).toBe(false));
   });
 
   it('settings has no hamburger, a gear-less header and the HOME link', async () => {
