@@ -11,6 +11,9 @@ ensureDependencies();
 ensureBuilt();
 const hasChromium = ensureDebianPackage('/usr/bin/chromium', 'chromium');
 ensureDebianPackage('/usr/bin/ffmpeg', 'ffmpeg');
+// Real WebDAV clients for the WebDAV suites: the compliance suite and a sync tool.
+ensureDebianPackage('/usr/bin/litmus', 'litmus');
+ensureDebianPackage('/usr/bin/rclone', 'rclone');
 
 function reachable(host, port) {
   return new Promise((resolve) => {

@@ -57,6 +57,11 @@ import { DownloadService } from './services/download.service.js';
 import { StreamTokenService } from './services/stream-token.service.js';
 import { ThumbnailService } from './services/thumbnail.service.js';
 import { ZipService } from './services/zip.service.js';
+import { DavRepository } from './db/repositories/dav.repository.js';
+import { DavDrive } from './dav/dav-drive.js';
+import { DavLocks } from './dav/dav-locks.js';
+import { DavServer } from './dav/dav-server.js';
+import { davRoutes } from './http/routes/dav/dav.routes.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -143,6 +148,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   );
 
   const uow = new UnitOfWork(database.db, database.dialect);
+  const davRepository = new DavRepository(database.db);
   const queue = new JobQueue(database.db, database.dialect, clock);
   const searchConfig = config.search;
   const indexRequests = new IndexRequests(queue, clock, searchConfig.enabled);
@@ -186,6 +192,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       },
       [JOB.housekeepingPurge]: async () => {
         await housekeeping.purge();
+        await davRepository.purgeExpiredLocks(clock.now());
+        await davRepository.purgeOrphanProperties();
       },
       [JOB.fileThumbnail]: handleThumbnail(thumbnails),
       [JOB.thumbnailBackfill]: handleThumbnailBackfill(fileMedia, queue, clock),
@@ -232,7 +240,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   healthRoutes(app);
   userRoutes(app, { accounts, sessions, requireAuth, secureCookies: config.http.secureCookies });
-  appPasswordRoutes(app, { appPasswords: new AppPasswordService(new AppPasswordRepository(database.db), clock), requireAuth });
+  const appPasswords = new AppPasswordService(new AppPasswordRepository(database.db), clock);
+  appPasswordRoutes(app, { appPasswords, requireAuth });
   const downloads = new DownloadService(files, shares, store);
   fileRoutes(app, { files, trash, moves, downloads, requireAuth });
   folderRoutes(app, { folders, trash, requireAuth });
@@ -246,6 +255,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies });
   zipRoutes(app, { zips, requireAuth });
   searchRoutes(app, { search: search.service, requireAuth });
+  const davDrive = new DavDrive({ uow, dav: davRepository, folders, files, trash, uploads, store });
+  davRoutes(app, {
+    dav: new DavServer(davDrive, new DavLocks(database.db, uow, clock), database.db, uow, store, {
+      maxUploadBytes: config.maxUploadBytes,
+      quotaBytes: config.storageQuotaBytes,
+    }),
+    accounts,
+    appPasswords,
+  });
   await registerWebApp(app, config.webRoot);
 
   return app;

@@ -182,4 +182,31 @@ export interface Database {
   jobLane: JobLaneTable;
   searchEntry: SearchEntryTable;
   fileMedia: FileMediaTable;
+  davProperty: DavPropertyTable;
+  davLock: DavLockTable;
+}
+
+/** A WebDAV dead property of a file or folder: its qualified name and its value as an XML fragment. */
+export interface DavPropertyTable {
+  itemId: string;
+  ownerId: string;
+  namespace: string;
+  name: string;
+  value: string;
+}
+
+export type DavLockScope = 'exclusive' | 'shared';
+
+/** A WebDAV write lock on a path of the owner's drive (`''` is the root), with its depth. */
+export interface DavLockTable {
+  token: string;
+  ownerId: string;
+  path: string;
+  depth: '0' | 'infinity';
+  scope: DavLockScope;
+  /** The client's DAV:owner element, given back in lockdiscovery. */
+  ownerXml: string;
+  timeoutSeconds: number;
+  expiresAt: number;
+  createdAt: number;
 }

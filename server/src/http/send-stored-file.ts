@@ -19,6 +19,8 @@ export interface SendOptions {
   cacheControl?: string;
   /** False for one-time links: they serve exactly one whole body. */
   allowRanges?: boolean;
+  /** The entity tag; the content hash by default. */
+  etag?: string;
 }
 
 /**
@@ -48,7 +50,7 @@ export async function sendStoredFile(
   open: (range?: ByteRange) => Promise<Readable>,
   options: SendOptions,
 ): Promise<FastifyReply> {
-  const etag = `"${file.sha256}"`;
+  const etag = options.etag ?? `"${file.sha256}"`;
   const lastModified = new Date(Math.floor(file.modifiedAt / 1000) * 1000);
   void reply
     .header('etag', etag)

@@ -103,6 +103,35 @@ export class AccountService {
     return { account, tokens: await this.sessions.start(account.id, browserId) };
   }
 
+  /**
+   * Checks an e-mail and app password (WebDAV's Basic credentials) against the same throttling as
+   * the sign-in form. The secret is checked by one indexed hash lookup, so only failures are
+   * counted: a sync client's thousands of requests cost no writes, and a locked key refuses even
+   * the right password until the lock lapses.
+   */
+  async verifyAppCredentials(
+    email: string,
+    password: string,
+    clientAddress: string,
+    verify: (accountId: string, password: string) => Promise<boolean>,
+  ): Promise<AccountRow> {
+    const emailKey = emailKeyOf(email);
+    const keys: Limited[] = [
+      [`login:${emailKey}|${clientAddress}`, LOGIN_PER_EMAIL_AND_ADDRESS],
+      [`login-address:${clientAddress}`, LOGIN_PER_ADDRESS],
+      [`login-email:${emailKey}`, LOGIN_PER_EMAIL],
+    ];
+    const now = this.clock.now();
+    for (const [key] of keys) {
+      const until = await this.throttle.lockedUntil(key, now);
+      if (until) throw new TooManyError('LOGIN_THROTTLED', 'Too many failed attempts; try again later', Math.ceil((until - now) / 1000));
+    }
+    const account = await this.accounts.findByEmailKey(emailKey);
+    if (account && (await verify(account.id, password))) return account;
+    for (const [key, policy] of keys) await this.throttle.recordFailure(key, now, policy);
+    throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or app password');
+  }
+
   async get(accountId: string): Promise<AccountRow> {
     const account = await this.accounts.findById(accountId);
     if (!account) throw new UnauthorizedError();

@@ -52,6 +52,13 @@ export class DriveEvents {
     await this.index.folderChanged(folder.id, previous !== null && previous.name !== folder.name, db, folder.ownerId);
   }
 
+  /** Stored blobs no row needs any more: deleted by a durable job once this transaction commits. */
+  async blobsReleased(db: Db, ownerId: string, keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += 500) {
+      await this.queue.enqueue(JOB.blobDelete, { keys: keys.slice(i, i + 500) }, { lane: ownerId }, db);
+    }
+  }
+
   committed(): void {
     this.wake();
   }

@@ -60,25 +60,8 @@ export class UploadService {
 
   async storeFile(input: StoreFileInput): Promise<FileRow> {
     const filename = sanitizeName(input.filename);
-    const storageKey = newId();
-    const { maxUploadBytes, quotaBytes } = this.limits;
-    // With a quota, the upload may take no more than what is left of it (checked again at commit).
-    const left = quotaBytes === null ? null : quotaBytes - (await this.uow.repos.files.bytesUsed(input.ownerId));
-    if (left !== null && left <= 0) throw quotaExceeded(quotaBytes!);
-    const head = new HeadCapture();
-    input.body.on('error', (err) => head.destroy(err));
-    const maxBytes = Math.min(maxUploadBytes ?? Infinity, left ?? Infinity);
-    let written;
-    try {
-      written = await this.store.write(storageKey, input.body.pipe(head), Number.isFinite(maxBytes) ? { maxBytes } : {});
-    } catch (err) {
-      if (err instanceof BlobTooLargeError) {
-        if (left !== null && left < (maxUploadBytes ?? Infinity)) throw quotaExceeded(quotaBytes!);
-        throw new DomainError('PAYLOAD_TOO_LARGE', `File is larger than ${err.maxBytes} bytes`);
-      }
-      throw err;
-    }
-    const contentType = await detectContentType(head.head, filename);
+    const { storageKey, written, contentType } = await this.writeBlob(input.ownerId, filename, input.body, 0);
+    const { quotaBytes } = this.limits;
     const now = this.clock.now();
     const row: FileRow = {
       id: newId(),
@@ -119,6 +102,77 @@ export class UploadService {
     }
     this.events.committed();
     return stored;
+  }
+
+  /**
+   * New content for an existing file (a WebDAV PUT onto it): same id, name, place and links; the
+   * old bytes, thumbnail and preview go to the blob-deletion job in the transaction that swaps
+   * them, and the file is described again (thumbnail, search) as a new upload is.
+   */
+  async replaceContent(ownerId: string, fileId: string, body: Readable): Promise<FileRow> {
+    const current = await this.uow.repos.files.findOwned(ownerId, fileId);
+    if (!current || current.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
+    const { storageKey, written, contentType } = await this.writeBlob(ownerId, current.filename, body, current.size);
+    const { quotaBytes } = this.limits;
+    let replaced: FileRow;
+    try {
+      replaced = await this.uow.run(async (r) => {
+        await r.folders.lockTree(ownerId);
+        const file = await r.files.findOwned(ownerId, fileId);
+        if (!file || file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
+        if (quotaBytes !== null && (await r.files.bytesUsed(ownerId)) - file.size + written.size > quotaBytes) {
+          throw quotaExceeded(quotaBytes);
+        }
+        const now = this.clock.now();
+        const next: FileRow = {
+          ...file,
+          size: written.size,
+          contentType,
+          mediaKind: mediaKindOf(contentType),
+          sha256: written.sha256,
+          storageKey,
+          wrappedKey: written.wrappedKey,
+          uploadedAt: now,
+          updatedAt: now,
+          thumbnailId: null,
+        };
+        const oldKeys = await r.files.replaceContent(next);
+        await this.events.blobsReleased(r.db, ownerId, [file.storageKey, ...oldKeys]);
+        await this.events.fileStored(r.db, next);
+        return next;
+      });
+    } catch (err) {
+      await this.store.delete(storageKey).catch(() => undefined);
+      throw err;
+    }
+    this.events.committed();
+    return replaced;
+  }
+
+  /**
+   * Streams `body` into a new encrypted blob under the upload and quota limits. `replacing` is the
+   * size of a file the blob will replace: its bytes count as free for the quota.
+   */
+  private async writeBlob(ownerId: string, filename: string, body: Readable, replacing: number) {
+    const storageKey = newId();
+    const { maxUploadBytes, quotaBytes } = this.limits;
+    // With a quota, the upload may take no more than what is left of it (checked again at commit).
+    const left = quotaBytes === null ? null : quotaBytes - (await this.uow.repos.files.bytesUsed(ownerId)) + replacing;
+    if (left !== null && left <= 0) throw quotaExceeded(quotaBytes!);
+    const head = new HeadCapture();
+    body.on('error', (err) => head.destroy(err));
+    const maxBytes = Math.min(maxUploadBytes ?? Infinity, left ?? Infinity);
+    let written;
+    try {
+      written = await this.store.write(storageKey, body.pipe(head), Number.isFinite(maxBytes) ? { maxBytes } : {});
+    } catch (err) {
+      if (err instanceof BlobTooLargeError) {
+        if (left !== null && left < (maxUploadBytes ?? Infinity)) throw quotaExceeded(quotaBytes!);
+        throw new DomainError('PAYLOAD_TOO_LARGE', `File is larger than ${err.maxBytes} bytes`);
+      }
+      throw err;
+    }
+    return { storageKey, written, contentType: await detectContentType(head.head, filename) };
   }
 
   /**

@@ -130,4 +130,38 @@ describe.skipIf(process.env.NIMBUS_SKIP_POSTGRES === '1')('two server processes 
     expect((await jar.call(`${b.url}/user-service/get-token`, { method: 'POST' })).status).toBe(200);
     expect((await jar.call(`${a.url}/user-service/user`)).status).toBe(200);
   });
+
+  it('a WebDAV lock taken through one server blocks a PUT through the other', async () => {
+    const jar = new Jar();
+    const email = `dav-${Date.now()}@example.com`;
+    await jar.call(`${a.url}/user-service/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'secret-pass' }),
+    });
+    const created = await jar.call(`${b.url}/user-service/app-passwords`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'two servers' }),
+    });
+    const { password } = (await created.json()) as { password: string };
+    const auth = { authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}` };
+    const dav = (url: string, method: string, headers: Record<string, string> = {}, body?: string) =>
+      fetch(`${url}/dav/shared-lock.txt`, { method, headers: { ...auth, ...headers }, body });
+
+    expect((await dav(a.url, 'PUT', {}, 'v1')).status).toBe(201);
+    const lock = await dav(
+      a.url,
+      'LOCK',
+      { 'content-type': 'application/xml' },
+      '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockinfo>',
+    );
+    expect(lock.status).toBe(200);
+    const token = lock.headers.get('lock-token')!;
+    expect((await dav(b.url, 'PUT', {}, 'v2')).status).toBe(423);
+    expect((await dav(b.url, 'PUT', { if: `(${token})` }, 'v2')).status).toBe(204);
+    expect((await dav(b.url, 'UNLOCK', { 'lock-token': token })).status).toBe(204);
+    expect((await dav(a.url, 'PUT', {}, 'v3')).status).toBe(204);
+    expect(await (await dav(b.url, 'GET')).text()).toBe('v3');
+  });
 });

@@ -10,6 +10,7 @@ import * as breakFolderCycles from './2026_11_24_0101_break_folder_cycles.js';
 import * as jobLanes from './2026_11_24_0102_job_lanes.js';
 import * as appPassword from './2026_11_24_0103_app_password.js';
 import * as pgActiveListIndexes from './2026_11_24_0104_pg_active_list_indexes.js';
+import * as webdav from './2026_11_24_0200_webdav.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0102_job_lanes': jobLanes,
   '2026_11_24_0103_app_password': appPassword,
   '2026_11_24_0104_pg_active_list_indexes': pgActiveListIndexes,
+  '2026_11_24_0200_webdav': webdav,
 };

@@ -105,6 +105,34 @@ export class FileRepository {
     await this.db.updateTable('file').set({ filename, nameKey, updatedAt: now }).where('id', '=', id).execute();
   }
 
+  /**
+   * Swaps a file's content (bytes, type, hash, dates) and drops its derived media; answers the blob
+   * keys of the old thumbnail and preview, which the caller hands to the deletion job.
+   */
+  async replaceContent(next: FileRow): Promise<string[]> {
+    const media = await this.db.deleteFrom('fileMedia').where('fileId', '=', next.id).returning(['thumbnailId', 'previewId']).execute();
+    const old = await this.db.selectFrom('file').select('thumbnailId').where('id', '=', next.id).executeTakeFirst();
+    await this.db
+      .updateTable('file')
+      .set({
+        size: next.size,
+        contentType: next.contentType,
+        mediaKind: next.mediaKind,
+        sha256: next.sha256,
+        storageKey: next.storageKey,
+        wrappedKey: next.wrappedKey,
+        uploadedAt: next.uploadedAt,
+        updatedAt: next.updatedAt,
+        thumbnailId: null,
+      })
+      .where('id', '=', next.id)
+      .execute();
+    const keys = new Set<string>();
+    for (const m of media) for (const k of [m.thumbnailId, m.previewId]) if (k) keys.add(k);
+    if (old?.thumbnailId) keys.add(old.thumbnailId);
+    return [...keys];
+  }
+
   async move(id: string, folderId: string | null, now: number): Promise<void> {
     await this.db.updateTable('file').set({ folderId, updatedAt: now }).where('id', '=', id).execute();
   }

@@ -8,6 +8,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AccessClaims | null;
   }
+  interface FastifyContextConfig {
+    /** WebDAV: authenticated by HTTP Basic with an app password, never by the session cookies. */
+    davRoute?: boolean;
+  }
 }
 
 const BROWSER_ID = /^[A-Za-z0-9-]{1,100}$/;
@@ -31,6 +35,7 @@ export function registerAuth(app: FastifyInstance, sessions: SessionService): pr
   // A custom header cannot be sent cross-site without CORS, so requiring it on every
   // state-changing call also shuts out cross-site request forgery.
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.davRoute) return;
     if (!SAFE_METHODS.has(request.method) && !browserIdOf(request)) {
       throw new InvalidError('Missing or invalid uuid header', undefined, 'MISSING_BROWSER_ID');
     }

@@ -1,0 +1,458 @@
+import { Readable } from 'node:stream';
+import type { Db } from '../db/database.js';
+import { DavRepository, type DavLockRow, type DavPropertyRow } from '../db/repositories/dav.repository.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
+import { fileAsset, type StoredAsset } from '../services/stored-asset.js';
+import type { EncryptedStore } from '../storage/blob-store.js';
+import { etagOf, fileEtag, type DavCollection, type DavDrive, type DavItem } from './dav-drive.js';
+import { DavError } from './dav-error.js';
+import { covers, parseTimeout, type DavLocks } from './dav-locks.js';
+import { destinationPath, hrefOf, parseDavPath, pathKey, type DavPath } from './dav-paths.js';
+import { IfHeaderError, parseIfHeader, submittedTokens, type IfList } from './if-header.js';
+import { PROTECTED, activeLockXml, parsePropfind, propfindResponse, propstat, type PropContext, type PropRequest } from './properties.js';
+import { DAV_NS, XmlBodyError, child, elements, escapeXml, parseXml, propertyElement, serializeFragment, type XmlElement } from './xml.js';
+
+/** What the HTTP layer needs of a request. */
+export interface DavRequest {
+  method: string;
+  url: string;
+  header(name: string): string | undefined;
+  /** The request body as a stream (never buffered by the framework). */
+  body: Readable;
+}
+
+export type DavResponse =
+  | { kind: 'reply'; status: number; headers?: Record<string, string>; body?: string | Readable }
+  | { kind: 'file'; asset: StoredAsset; etag: string };
+
+export interface DavServerOptions {
+  maxUploadBytes: number | null;
+  quotaBytes: number | null;
+}
+
+/** Request bodies of XML methods; far more than any client sends. */
+const MAX_XML_BYTES = 1024 * 1024;
+const MAX_DEAD_PROPERTIES = 256;
+const MAX_PROPERTY_BYTES = 64 * 1024;
+const LIST_BATCH = 200;
+const XML_TYPE = 'application/xml; charset=utf-8';
+const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>\n';
+
+export const DAV_METHODS = ['OPTIONS', 'GET', 'HEAD', 'PUT', 'DELETE', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK'];
+
+function reply(status: number, headers?: Record<string, string>, body?: string | Readable): DavResponse {
+  return { kind: 'reply', status, ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}) };
+}
+
+function xmlReply(status: number, xml: string, headers: Record<string, string> = {}): DavResponse {
+  return reply(status, { 'content-type': XML_TYPE, ...headers }, XML_DECL + xml);
+}
+
+/** The error body RFC 4918 §16 defines: the precondition that failed, for clients. */
+export function errorBody(error: DavError): string {
+  const condition = error.condition ? `<D:${error.condition}/>` : '';
+  return `${XML_DECL}<D:error xmlns:D="DAV:">${condition}<D:responsedescription>${escapeXml(error.message)}</D:responsedescription></D:error>`;
+}
+
+async function readXml(request: DavRequest): Promise<XmlElement | null> {
+  const declared = Number(request.header('content-length') ?? 0);
+  if (declared > MAX_XML_BYTES) throw new DavError(413, `XML bodies are limited to ${MAX_XML_BYTES} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_XML_BYTES) throw new DavError(413, `XML bodies are limited to ${MAX_XML_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') return null;
+  try {
+    return parseXml(text);
+  } catch (err) {
+    if (err instanceof XmlBodyError) throw new DavError(400, `Malformed XML body: ${err.message}`);
+    throw err;
+  }
+}
+
+function hasBody(request: DavRequest): boolean {
+  const length = request.header('content-length');
+  return (length !== undefined && Number(length) > 0) || request.header('transfer-encoding') !== undefined;
+}
+
+function parentKey(path: DavPath): string {
+  return pathKey(path.slice(0, -1));
+}
+
+/** `If-Match` / `If-None-Match` on the current state of a resource (null when there is none). */
+function checkPreconditions(request: DavRequest, item: DavItem | null): void {
+  const etag = item ? etagOf(item) : null;
+  const matches = (header: string) => header.split(',').some((t) => t.trim() === '*' || (etag !== null && t.trim() === etag));
+  const ifMatch = request.header('if-match');
+  if (ifMatch && (!item || !matches(ifMatch))) throw new DavError(412, 'If-Match failed');
+  const ifNoneMatch = request.header('if-none-match');
+  if (ifNoneMatch && item && matches(ifNoneMatch)) throw new DavError(412, 'If-None-Match failed');
+}
+
+/**
+ * The WebDAV protocol (RFC 4918 class 1 and 2, RFC 4331 quota) over one account's drive: request
+ * parsing and answers here; every change goes through the drive's services.
+ */
+export class DavServer {
+  constructor(
+    private readonly drive: DavDrive,
+    private readonly locks: DavLocks,
+    private readonly db: Db,
+    private readonly uow: UnitOfWork,
+    private readonly store: EncryptedStore,
+    private readonly options: DavServerOptions,
+  ) {}
+
+  options_(): DavResponse {
+    return reply(200, {
+      dav: '1, 2',
+      'ms-author-via': 'DAV',
+      allow: DAV_METHODS.join(', '),
+      'accept-ranges': 'bytes',
+      'content-length': '0',
+    });
+  }
+
+  async handle(ownerId: string, request: DavRequest): Promise<DavResponse> {
+    const path = parseDavPath(request.url);
+    const conditions = await this.evaluateIf(ownerId, request, path);
+    switch (request.method) {
+      case 'OPTIONS':
+        return this.options_();
+      case 'GET':
+      case 'HEAD':
+        return this.get(ownerId, path);
+      case 'PUT':
+        return this.put(ownerId, request, path, conditions);
+      case 'DELETE':
+        return this.delete(ownerId, request, path, conditions);
+      case 'PROPFIND':
+        return this.propfind(ownerId, request, path);
+      case 'PROPPATCH':
+        return this.proppatch(ownerId, request, path, conditions);
+      case 'MKCOL':
+        return this.mkcol(ownerId, request, path, conditions);
+      case 'COPY':
+      case 'MOVE':
+        return this.copyOrMove(ownerId, request, path, conditions);
+      case 'LOCK':
+        return this.lock(ownerId, request, path, conditions);
+      case 'UNLOCK':
+        return this.unlock(ownerId, request, path);
+      default:
+        throw new DavError(405, `${request.method} is not supported`);
+    }
+  }
+
+  /**
+   * Evaluates the If header (RFC 4918 §10.4): 412 when no list holds. Answers the lock tokens
+   * it submits, which writes to locked resources need.
+   */
+  private async evaluateIf(ownerId: string, request: DavRequest, path: DavPath): Promise<Set<string>> {
+    const header = request.header('if');
+    if (!header) return new Set();
+    let lists: IfList[];
+    try {
+      lists = parseIfHeader(header);
+    } catch (err) {
+      if (err instanceof IfHeaderError) throw new DavError(400, err.message);
+      throw err;
+    }
+    const locks = await this.locks.active(ownerId);
+    const states = new Map<string, { key: string; etag: string | null } | null>();
+    const stateOf = async (resource: string | null) => {
+      const tag = resource ?? '';
+      if (!states.has(tag)) {
+        let target: DavPath | null = path;
+        if (resource !== null) {
+          try {
+            target = destinationPath(resource);
+          } catch {
+            target = null;
+          }
+        }
+        const item = target ? await this.drive.resolve(ownerId, target) : null;
+        states.set(tag, target ? { key: pathKey(target), etag: item ? etagOf(item) : null } : null);
+      }
+      return states.get(tag)!;
+    };
+    let holds = false;
+    for (const list of lists) {
+      const state = await stateOf(list.resource);
+      if (!state) continue;
+      const listHolds = list.conditions.every((c) => {
+        const met =
+          c.token !== undefined ? locks.some((l) => l.token === c.token && covers(l, state.key)) : c.etag === state.etag && c.etag !== null;
+        return c.not ? !met : met;
+      });
+      if (listHolds) holds = true;
+    }
+    if (!holds) throw new DavError(412, 'The If header does not match the state of the resource');
+    return submittedTokens(lists);
+  }
+
+  /** 423 unless the request submitted a token for every lock on what it writes. */
+  private async assertUnlocked(ownerId: string, tokens: Set<string>, writes: { key: string; deep: boolean }[]): Promise<void> {
+    const locks = await this.locks.active(ownerId);
+    if (locks.length === 0) return;
+    const missing = this.locks.required(locks, writes).filter((l) => !tokens.has(l.token));
+    if (missing.length > 0) throw new DavError(423, 'The resource is locked', 'lock-token-submitted');
+  }
+
+  private async get(ownerId: string, path: DavPath): Promise<DavResponse> {
+    const item = await this.drive.resolve(ownerId, path);
+    if (!item) throw new DavError(404, 'Not found');
+    if (item.kind !== 'file') {
+      return reply(200, { 'content-type': 'text/plain; charset=utf-8' }, 'Nimbus WebDAV collection: open it with a WebDAV client.\n');
+    }
+    return { kind: 'file', asset: fileAsset(item.row, this.store), etag: etagOf(item) };
+  }
+
+  private async put(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+    if (path.length === 0) throw new DavError(405, 'The root is a collection');
+    const declared = Number(request.header('content-length') ?? 0);
+    const { maxUploadBytes } = this.options;
+    if (maxUploadBytes !== null && declared > maxUploadBytes) throw new DavError(413, `File is larger than ${maxUploadBytes} bytes`);
+    if (request.header('content-range')) throw new DavError(400, 'Partial PUT is not supported');
+    const existing = await this.drive.resolve(ownerId, path);
+    if (existing && existing.kind !== 'file') throw new DavError(405, 'A collection cannot be overwritten by PUT');
+    checkPreconditions(request, existing);
+    if (existing) {
+      await this.assertUnlocked(ownerId, tokens, [{ key: pathKey(path), deep: false }]);
+      const file = await this.drive.replaceFile(ownerId, existing.row, request.body);
+      return reply(204, { etag: fileEtag(file.sha256) });
+    }
+    const parent = await this.drive.parentOf(ownerId, path);
+    await this.assertUnlocked(ownerId, tokens, [
+      { key: pathKey(path), deep: false },
+      { key: parentKey(path), deep: false },
+    ]);
+    const file = await this.drive.createFile(ownerId, parent, path[path.length - 1]!, request.body);
+    return reply(201, { etag: fileEtag(file.sha256), location: hrefOf(path, false) });
+  }
+
+  private async delete(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+    const item = await this.drive.resolve(ownerId, path);
+    if (!item) throw new DavError(404, 'Not found');
+    if (item.kind === 'root') throw new DavError(403, 'The root cannot be deleted');
+    checkPreconditions(request, item);
+    await this.assertUnlocked(ownerId, tokens, [
+      { key: pathKey(path), deep: true },
+      { key: parentKey(path), deep: false },
+    ]);
+    await this.drive.trash(ownerId, item);
+    await this.locks.releaseUnder(ownerId, pathKey(path));
+    return reply(204);
+  }
+
+  private async mkcol(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+    if (hasBody(request)) {
+      request.body.resume();
+      throw new DavError(415, 'MKCOL with a body is not supported');
+    }
+    if (path.length === 0 || (await this.drive.resolve(ownerId, path))) throw new DavError(405, 'Something already exists at this path');
+    const parent = await this.drive.parentOf(ownerId, path);
+    await this.assertUnlocked(ownerId, tokens, [
+      { key: pathKey(path), deep: false },
+      { key: parentKey(path), deep: false },
+    ]);
+    await this.drive.createFolder(ownerId, parent, path[path.length - 1]!);
+    return reply(201, { location: hrefOf(path, true) });
+  }
+
+  private async propfind(ownerId: string, request: DavRequest, path: DavPath): Promise<DavResponse> {
+    const depth = request.header('depth') ?? '1';
+    if (depth.toLowerCase() === 'infinity') throw new DavError(403, 'Depth: infinity is not supported', 'propfind-finite-depth');
+    if (depth !== '0' && depth !== '1') throw new DavError(400, 'Depth must be 0 or 1');
+    let propRequest: PropRequest;
+    try {
+      propRequest = parsePropfind(await readXml(request));
+    } catch (err) {
+      if (err instanceof DavError) throw err;
+      throw new DavError(400, (err as Error).message);
+    }
+    const item = await this.drive.resolve(ownerId, path);
+    if (!item) throw new DavError(404, 'Not found');
+    const ctx: PropContext = { locks: await this.locks.active(ownerId), quota: null };
+    const wantsQuota =
+      propRequest.kind === 'prop'
+        ? propRequest.names.some((q) => q.ns === DAV_NS && q.local.startsWith('quota-'))
+        : propRequest.kind === 'allprop' && propRequest.include.some((q) => q.ns === DAV_NS && q.local.startsWith('quota-'));
+    if (wantsQuota) {
+      const used = await this.uow.repos.files.bytesUsed(ownerId);
+      ctx.quota = { used, available: this.options.quotaBytes === null ? null : Math.max(0, this.options.quotaBytes - used) };
+    }
+    const wantsDead = propRequest.kind !== 'prop' || propRequest.names.some((q) => q.ns !== DAV_NS || !PROTECTED.has(q.local));
+    const repo = new DavRepository(this.db);
+    const deadOf = async (items: DavItem[]): Promise<Map<string, DavPropertyRow[]>> =>
+      wantsDead ? repo.propertiesOf(items.flatMap((i) => (i.kind === 'root' ? [] : [i.row.id]))) : new Map();
+    const render = (items: DavItem[], dead: Map<string, DavPropertyRow[]>) =>
+      items.map((i) => propfindResponse(i, propRequest, i.kind === 'root' ? [] : (dead.get(i.row.id) ?? []), ctx)).join('');
+
+    const first = render([item], await deadOf([item]));
+    const drive = this.drive;
+    async function* multistatus(): AsyncGenerator<string> {
+      yield `${XML_DECL}<D:multistatus xmlns:D="DAV:">${first}`;
+      if (depth === '1' && item!.kind !== 'file') {
+        let batch: DavItem[] = [];
+        for await (const member of drive.children(ownerId, item as DavCollection)) {
+          batch.push(member);
+          if (batch.length === LIST_BATCH) {
+            yield render(batch, await deadOf(batch));
+            batch = [];
+          }
+        }
+        if (batch.length > 0) yield render(batch, await deadOf(batch));
+      }
+      yield '</D:multistatus>';
+    }
+    return reply(207, { 'content-type': XML_TYPE }, Readable.from(multistatus()));
+  }
+
+  private async proppatch(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+    const body = await readXml(request);
+    if (!body || body.ns !== DAV_NS || body.local !== 'propertyupdate') throw new DavError(400, 'Expected a DAV:propertyupdate body');
+    const item = await this.drive.resolve(ownerId, path);
+    if (!item) throw new DavError(404, 'Not found');
+    if (item.kind === 'root') throw new DavError(403, 'The root has no properties of its own');
+    await this.assertUnlocked(ownerId, tokens, [{ key: pathKey(path), deep: false }]);
+
+    const operations: { set: boolean; ns: string; local: string; value: string }[] = [];
+    for (const op of elements(body)) {
+      if (op.ns !== DAV_NS || (op.local !== 'set' && op.local !== 'remove')) continue;
+      const prop = child(op, DAV_NS, 'prop');
+      if (!prop) throw new DavError(400, `DAV:${op.local} without DAV:prop`);
+      for (const p of elements(prop)) {
+        operations.push({
+          set: op.local === 'set',
+          ns: p.ns,
+          local: p.local,
+          value: op.local === 'set' ? serializeFragment(p.children) : '',
+        });
+      }
+    }
+    const failures = new Map<number, number>();
+    operations.forEach((op, i) => {
+      if (op.ns === DAV_NS && PROTECTED.has(op.local)) failures.set(i, 403);
+      else if (op.set && Buffer.byteLength(op.value) > MAX_PROPERTY_BYTES) failures.set(i, 507);
+    });
+    const itemId = item.row.id;
+    if (failures.size === 0) {
+      await this.uow.run(async (r) => {
+        const repo = new DavRepository(r.db);
+        for (const op of operations) {
+          if (op.set) await repo.setProperty({ itemId, ownerId, namespace: op.ns, name: op.local, value: op.value });
+          else await repo.removeProperty(itemId, op.ns, op.local);
+        }
+        if ((await repo.countProperties(itemId)) > MAX_DEAD_PROPERTIES)
+          throw new DavError(507, `At most ${MAX_DEAD_PROPERTIES} properties per item`);
+      });
+    }
+    const byStatus = new Map<number, string[]>();
+    operations.forEach((op, i) => {
+      const status = failures.size === 0 ? 200 : (failures.get(i) ?? 424);
+      (byStatus.get(status) ?? byStatus.set(status, []).get(status)!).push(propertyElement(op.ns, op.local, ''));
+    });
+    const stats = [...byStatus].map(([status, props]) => propstat(props, status)).join('');
+    const href = escapeXml(hrefOf(path, item.kind !== 'file'));
+    return xmlReply(207, `<D:multistatus xmlns:D="DAV:"><D:response><D:href>${href}</D:href>${stats}</D:response></D:multistatus>`);
+  }
+
+  private async copyOrMove(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+    const isMove = request.method === 'MOVE';
+    const item = await this.drive.resolve(ownerId, path);
+    if (!item) throw new DavError(404, 'Not found');
+    if (item.kind === 'root') throw new DavError(403, 'The root cannot be copied or moved');
+    const dest = destinationPath(request.header('destination'));
+    const depth = (request.header('depth') ?? 'infinity').toLowerCase();
+    if (depth !== 'infinity' && (isMove || depth !== '0')) throw new DavError(400, `Depth ${depth} is not allowed for ${request.method}`);
+    const overwriteHeader = (request.header('overwrite') ?? 'T').toUpperCase();
+    if (overwriteHeader !== 'T' && overwriteHeader !== 'F') throw new DavError(400, 'Overwrite must be T or F');
+    if (dest.length === 0) throw new DavError(403, 'The root cannot be replaced');
+    if (pathKey(dest) === pathKey(path)) throw new DavError(403, 'Source and destination are the same');
+
+    const destParent = await this.drive.parentOf(ownerId, dest);
+    if (item.kind === 'folder' && (await this.drive.isWithin(ownerId, destParent, item))) {
+      throw new DavError(403, 'A collection cannot be copied or moved into itself');
+    }
+    const existing = await this.drive.resolve(ownerId, dest);
+    if (existing && overwriteHeader === 'F') throw new DavError(412, 'The destination exists and Overwrite is F');
+    const writes = [
+      { key: pathKey(dest), deep: true },
+      { key: parentKey(dest), deep: false },
+    ];
+    if (isMove) writes.push({ key: pathKey(path), deep: true }, { key: parentKey(path), deep: false });
+    await this.assertUnlocked(ownerId, tokens, writes);
+
+    if (existing) {
+      await this.drive.trash(ownerId, existing);
+      await this.locks.releaseUnder(ownerId, pathKey(dest));
+    }
+    const name = dest[dest.length - 1]!;
+    if (isMove) {
+      await this.drive.move(ownerId, item, destParent, name);
+      await this.locks.releaseUnder(ownerId, pathKey(path));
+    } else {
+      await this.drive.copy(ownerId, item, destParent, name, depth === 'infinity');
+    }
+    return reply(existing ? 204 : 201, existing ? undefined : { location: hrefOf(dest, item.kind !== 'file') });
+  }
+
+  private async lock(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+    const body = await readXml(request);
+    const timeoutSeconds = parseTimeout(request.header('timeout'));
+    if (!body) {
+      const refreshed = await this.locks.refresh(ownerId, pathKey(path), tokens, timeoutSeconds);
+      return this.lockAnswer(200, refreshed);
+    }
+    if (body.ns !== DAV_NS || body.local !== 'lockinfo') throw new DavError(400, 'Expected a DAV:lockinfo body');
+    const scopeElement = child(body, DAV_NS, 'lockscope');
+    const scope =
+      scopeElement && child(scopeElement, DAV_NS, 'shared')
+        ? 'shared'
+        : scopeElement && child(scopeElement, DAV_NS, 'exclusive')
+          ? 'exclusive'
+          : null;
+    if (!scope) throw new DavError(400, 'DAV:lockscope must be exclusive or shared');
+    const type = child(body, DAV_NS, 'locktype');
+    if (!type || !child(type, DAV_NS, 'write')) throw new DavError(400, 'Only write locks exist');
+    const depth = (request.header('depth') ?? 'infinity').toLowerCase();
+    if (depth !== '0' && depth !== 'infinity') throw new DavError(400, 'Depth must be 0 or infinity');
+    const owner = child(body, DAV_NS, 'owner');
+    const ownerXml = owner ? serializeFragment(owner.children) : '';
+    if (Buffer.byteLength(ownerXml) > MAX_PROPERTY_BYTES) throw new DavError(400, 'Lock owner too large');
+
+    const existing = await this.drive.resolve(ownerId, path);
+    const parent = existing ? null : await this.drive.parentOf(ownerId, path);
+    if (!existing) await this.assertUnlocked(ownerId, tokens, [{ key: parentKey(path), deep: false }]);
+    const lock = await this.locks.lock(ownerId, { path: pathKey(path), depth: depth as '0' | 'infinity', scope, ownerXml, timeoutSeconds });
+    if (parent) {
+      // An unmapped URL becomes an empty file (RFC 4918 §7.3), kept by the lock that made it.
+      try {
+        await this.drive.createFile(ownerId, parent, path[path.length - 1]!, Readable.from([]));
+      } catch (err) {
+        await this.locks.unlock(ownerId, lock.path, lock.token);
+        throw err;
+      }
+    }
+    return this.lockAnswer(parent ? 201 : 200, lock);
+  }
+
+  private lockAnswer(status: number, lock: DavLockRow): DavResponse {
+    return xmlReply(status, `<D:prop xmlns:D="DAV:"><D:lockdiscovery>${activeLockXml(lock)}</D:lockdiscovery></D:prop>`, {
+      'lock-token': `<${lock.token}>`,
+    });
+  }
+
+  private async unlock(ownerId: string, request: DavRequest, path: DavPath): Promise<DavResponse> {
+    const header = request.header('lock-token')?.trim();
+    const token = header?.startsWith('<') && header.endsWith('>') ? header.slice(1, -1) : null;
+    if (!token) throw new DavError(400, 'UNLOCK needs a Lock-Token header');
+    await this.locks.unlock(ownerId, pathKey(path), token);
+    return reply(204);
+  }
+}
