@@ -29,14 +29,21 @@ export class AppPasswordRepository {
     return Number(result.numDeletedRows) === 1;
   }
 
-  /** Marks the account's app password with this secret hash used; false when there is none. */
+  /**
+   * Whether the account has an app password with this secret hash; marks it used, at most once a
+   * minute, so a sync client's stream of requests does not turn every read into a write.
+   */
   async touch(accountId: string, secretHash: string, now: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('appPassword')
-      .set({ lastUsedAt: now })
+    const row = await this.db
+      .selectFrom('appPassword')
+      .select(['id', 'lastUsedAt'])
       .where('accountId', '=', accountId)
       .where('secretHash', '=', secretHash)
       .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    if (!row) return false;
+    if (row.lastUsedAt === null || row.lastUsedAt < now - 60_000) {
+      await this.db.updateTable('appPassword').set({ lastUsedAt: now }).where('id', '=', row.id).execute();
+    }
+    return true;
   }
 }
