@@ -84,4 +84,34 @@ describe('settings', () => {
     await other.page.waitForURL('**/home');
     await Promise.all([context.close(), other.context.close()]);
   });
+
+  it('creates an app password that opens WebDAV, and revokes it', async () => {
+    const email = uniqueEmail('dav');
+    const { context, page } = await newSession(browser, server.baseUrl);
+    await createAccount(page, email);
+    await openSettings(page);
+    await page.getByRole('button', { name: 'App passwords' }).click();
+    await page.getByText('No app passwords yet.').waitFor();
+    await page.getByLabel('New app password name').fill('Laptop (rclone)');
+    await page.getByRole('button', { name: 'Create' }).click();
+    const dialog = page.getByRole('dialog', { name: 'App password for “Laptop (rclone)”' });
+    const password = await dialog.getByLabel('Password', { exact: true }).inputValue();
+    expect(await dialog.getByLabel('WebDAV URL', { exact: true }).inputValue()).toBe(`${server.baseUrl}/dav/`);
+    await screenshot(page, 'settings-app-password');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const propfind = () =>
+      fetch(`${server.baseUrl}/dav/`, {
+        method: 'PROPFIND',
+        headers: { depth: '0', authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}` },
+      }).then((r) => r.status);
+    expect(await propfind()).toBe(207);
+    await expect.poll(() => page.getByText(/Never used|Last used/).textContent()).toBeTruthy();
+
+    await page.getByRole('button', { name: 'Revoke Laptop (rclone)' }).click();
+    await page.getByRole('dialog', { name: 'Revoke app password?' }).getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('No app passwords yet.').waitFor();
+    expect(await propfind()).toBe(401);
+    await context.close();
+  });
 });

@@ -4,6 +4,11 @@ export const userKeys = {
   detailed: () => [...userKeys.all, 'detailed'] as const,
 };
 
+/** The account's app passwords (WebDAV and other clients). */
+export const appPasswordKeys = {
+  all: ['app-passwords'] as const,
+};
+
 /** File lists (home, folder, search, trash, media) and single files. Invalidate `all` after any change to files. */
 export const fileKeys = {
   all: ['files'] as const,

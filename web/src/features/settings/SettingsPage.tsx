@@ -1,8 +1,11 @@
 import { useState } from 'react';
 import { Header } from '../layout/Header';
 import { AccountSection } from './AccountSection';
+import { AppPasswordsSection } from './AppPasswordsSection';
 import { GeneralSection } from './GeneralSection';
 import { SettingsSidebar, type SettingsTab } from './SettingsSidebar';
+
+const TITLES: Record<SettingsTab, string> = { account: 'Account', general: 'General', 'app-passwords': 'App passwords' };
 
 export function SettingsPage() {
   const [tab, setTab] = useState<SettingsTab>('account');
@@ -13,8 +16,10 @@ export function SettingsPage() {
         <SettingsSidebar tab={tab} onSelect={setTab} />
         <main className="min-w-0 flex-1 overflow-y-auto bg-white px-4 py-4 sm:mx-2 sm:mb-2 sm:rounded-2xl sm:px-8 md:mr-4 md:mb-4 md:ml-0">
           <div className="mx-auto max-w-3xl">
-            <h1 className="mb-2 text-2xl font-normal text-ink">{tab === 'account' ? 'Account' : 'General'}</h1>
-            {tab === 'account' ? <AccountSection /> : <GeneralSection />}
+            <h1 className="mb-2 text-2xl font-normal text-ink">{TITLES[tab]}</h1>
+            {tab === 'account' && <AccountSection />}
+            {tab === 'general' && <GeneralSection />}
+            {tab === 'app-passwords' && <AppPasswordsSection />}
           </div>
         </main>
       </div>
