@@ -276,11 +276,13 @@ describe('encrypted uploads, sealed in batches with the hash on a worker', () =>
     );
 
     const writing = sut.write(key, source);
+    // Watched from the start: the upload may fail while the store is still closing.
+    const failed = expect(writing).rejects.toThrow(/closed/);
     while (sut.hashThreads === 0) await sleep(5);
     await sut.close();
     release();
 
-    await expect(writing).rejects.toThrow(/closed/);
+    await failed;
     expect(sut.hashThreads).toBe(0);
     expect(await fixture.store.stat(key)).toBeNull();
     expect(await fixture.leftovers()).toEqual(before);

@@ -8,6 +8,3 @@ export interface ComputeResults {
   analyze: Analysis;
   embed: Float32Array[];
 }
-
-export type ComputeRequest = { id: number; task: ComputeTask };
-export type ComputeResponse = { id: number; result?: unknown; error?: string };

@@ -1,8 +1,8 @@
 import { setPriority } from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 import { analyze } from '../extract/analyze.js';
 import { embedLocally } from '../embed/local-model.js';
-import type { ComputeRequest, ComputeResponse } from './tasks.js';
+import type { ComputeTask } from './tasks.js';
 
 // Background work yields the CPU to requests: on Linux a thread's nice value is its own (and
 // threads it starts, such as the OCR engine's, inherit it), so this lowers only this thread.
@@ -12,16 +12,15 @@ try {
   // Not permitted or not supported here: run at normal priority.
 }
 
-/** Thread entry of the compute pool: one task at a time, answered with its request id. */
-parentPort?.on('message', (request: ComputeRequest) => {
-  void (async () => {
-    const { task } = request;
-    try {
-      const result = task.type === 'analyze' ? await analyze(task) : await embedLocally(task.texts);
-      const transfer = task.type === 'embed' ? (result as Float32Array[]).map((v) => v.buffer as ArrayBuffer) : [];
-      parentPort?.postMessage({ id: request.id, result } satisfies ComputeResponse, transfer);
-    } catch (err) {
-      parentPort?.postMessage({ id: request.id, error: err instanceof Error ? err.message : String(err) } satisfies ComputeResponse);
-    }
-  })();
-});
+/** One compute task. Embeddings go back as one array, moved rather than copied (see ComputePool). */
+export default async function compute(task: ComputeTask): Promise<unknown> {
+  if (task.type === 'analyze') return analyze(task);
+  const vectors = await embedLocally(task.texts);
+  const flat = new Float32Array(vectors.reduce((n, v) => n + v.length, 0));
+  let at = 0;
+  for (const v of vectors) {
+    flat.set(v, at);
+    at += v.length;
+  }
+  return Piscina.move(flat);
+}
