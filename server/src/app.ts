@@ -62,6 +62,10 @@ import { DavDrive } from './dav/dav-drive.js';
 import { DavLocks } from './dav/dav-locks.js';
 import { DavServer } from './dav/dav-server.js';
 import { davRoutes } from './http/routes/dav/dav.routes.js';
+import { TusUploadRepository } from './db/repositories/tus-upload.repository.js';
+import { tusRoutes } from './http/routes/uploads/tus.routes.js';
+import { TusUploadService } from './services/tus-upload.service.js';
+import { ResumableStore } from './storage/resumable-store.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -115,7 +119,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const database = deps.database ?? openDatabase(config.db);
   const mailer = deps.mailer === undefined ? createMailer(config.mail) : deps.mailer;
   app.decorate('database', database);
-  const store = createEncryptedStore(deps.blobStore ?? createBlobStore(config.storage), config.secrets.encryptionKey);
+  const blobStore = deps.blobStore ?? createBlobStore(config.storage);
+  const store = createEncryptedStore(blobStore, config.secrets.encryptionKey);
   app.addHook('onClose', async () => {
     await background.stop();
     await search.close();
@@ -161,6 +166,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     maxUploadBytes: config.maxUploadBytes,
     quotaBytes: config.storageQuotaBytes,
   });
+  const tus = new TusUploadService(
+    new TusUploadRepository(database.db),
+    uow.repos.files,
+    folders,
+    uploads,
+    new ResumableStore(blobStore, config.secrets.encryptionKey),
+    queue,
+    clock,
+    {
+      maxUploadBytes: config.maxUploadBytes,
+      quotaBytes: config.storageQuotaBytes,
+      expiryMs: config.resumableUploadExpiryHours * 3_600_000,
+    },
+  );
   const fileMedia = new FileMediaRepository(database.db, database.dialect);
   const thumbnails = new ThumbnailService(uow, fileMedia, store, clock, {
     ffmpegPath: deps.ffmpegPath === undefined ? 'ffmpeg' : deps.ffmpegPath,
@@ -194,6 +213,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         await housekeeping.purge();
         await davRepository.purgeExpiredLocks(clock.now());
         await davRepository.purgeOrphanProperties();
+        await tus.purgeExpired();
       },
       [JOB.fileThumbnail]: handleThumbnail(thumbnails),
       [JOB.thumbnailBackfill]: handleThumbnailBackfill(fileMedia, queue, clock),
@@ -251,6 +271,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     maxUploadBytes: config.maxUploadBytes,
     requireAuth,
   });
+  tusRoutes(app, { tus, requireAuth });
   sharingRoutes(app, { shares, downloads, requireAuth });
   mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies });
   zipRoutes(app, { zips, requireAuth });

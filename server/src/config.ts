@@ -60,6 +60,8 @@ export interface Config {
   maxUploadBytes: number | null;
   /** Bytes one account may store (trash included); null for no limit. */
   storageQuotaBytes: number | null;
+  /** An unfinished resumable upload untouched this long is deleted with its bytes. */
+  resumableUploadExpiryHours: number;
   search: SearchConfig;
   /** Built web app to serve, or null when there is none (API only). */
   webRoot: string | null;
@@ -113,6 +115,7 @@ const envSchema = z.object({
   TRASH_RETENTION_DAYS: integer(0, 36500).default(30),
   MAX_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
   STORAGE_QUOTA_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
+  RESUMABLE_UPLOAD_EXPIRY_HOURS: integer(1, 24 * 365).default(24),
   WEB_ROOT: text.optional(),
   SEMANTIC_SEARCH: z.enum(['on', 'off'], 'must be on or off').default('on'),
   EMBEDDINGS_URL: url(['http:', 'https:'], 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
@@ -199,6 +202,7 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
     trashRetentionDays: e.TRASH_RETENTION_DAYS,
     maxUploadBytes: e.MAX_UPLOAD_BYTES ?? null,
     storageQuotaBytes: e.STORAGE_QUOTA_BYTES ?? null,
+    resumableUploadExpiryHours: e.RESUMABLE_UPLOAD_EXPIRY_HOURS,
     search: {
       enabled: e.SEMANTIC_SEARCH === 'on',
       embeddings:

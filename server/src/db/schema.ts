@@ -184,6 +184,7 @@ export interface Database {
   fileMedia: FileMediaTable;
   davProperty: DavPropertyTable;
   davLock: DavLockTable;
+  tusUpload: TusUploadTable;
 }
 
 /** A WebDAV dead property of a file or folder: its qualified name and its value as an XML fragment. */
@@ -209,4 +210,28 @@ export interface DavLockTable {
   timeoutSeconds: number;
   expiresAt: number;
   createdAt: number;
+}
+
+/** A resumable (tus) upload: the file row is made only when every byte is stored. */
+export interface TusUploadTable {
+  /** The upload URL's secret part (128+ random bits). */
+  id: string;
+  ownerId: string;
+  folderId: string | null;
+  filename: string;
+  /** The Upload-Metadata header as given, answered again on HEAD. */
+  metadata: string;
+  length: number;
+  /** Plaintext bytes stored so far. */
+  offset: number;
+  /** Stored pieces so far (see ResumableStore). */
+  segments: number;
+  storageKey: string;
+  wrappedKey: string;
+  /** A request is storing a piece until then: pieces of one upload never interleave. */
+  leaseUntil: number | null;
+  /** Set once complete: the file it became. */
+  fileId: string | null;
+  createdAt: number;
+  expiresAt: number;
 }

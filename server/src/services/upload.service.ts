@@ -30,6 +30,20 @@ class HeadCapture extends Transform {
   }
 }
 
+/** Bytes stored and sealed, waiting for their file row. */
+export interface StoredBlob {
+  ownerId: string;
+  /** Folder id or null for the root; checked again when the row is made. */
+  folderId: string | null;
+  /** Already a valid stored name. */
+  filename: string;
+  storageKey: string;
+  size: number;
+  sha256: string;
+  wrappedKey: string;
+  contentType: string;
+}
+
 export interface StoreFileInput {
   ownerId: string;
   filename: string;
@@ -61,7 +75,17 @@ export class UploadService {
   async storeFile(input: StoreFileInput): Promise<FileRow> {
     const filename = sanitizeName(input.filename);
     const { storageKey, written, contentType } = await this.writeBlob(input.ownerId, filename, input.body, 0);
+    return this.commitStored({ ownerId: input.ownerId, folderId: input.folderId, filename, storageKey, ...written, contentType });
+  }
+
+  /**
+   * The file row for bytes already durable under `storageKey` (a one-request upload, or a
+   * resumable one whose last piece arrived): quota and parent checked again under the owner's
+   * lock, row and jobs in one transaction. On failure the bytes are deleted.
+   */
+  async commitStored(input: StoredBlob): Promise<FileRow> {
     const { quotaBytes } = this.limits;
+    const { filename, storageKey, contentType } = input;
     const now = this.clock.now();
     const row: FileRow = {
       id: newId(),
@@ -69,12 +93,12 @@ export class UploadService {
       folderId: input.folderId,
       filename,
       nameKey: nameKeyOf(filename),
-      size: written.size,
+      size: input.size,
       contentType,
       mediaKind: mediaKindOf(contentType),
-      sha256: written.sha256,
+      sha256: input.sha256,
       storageKey,
-      wrappedKey: written.wrappedKey,
+      wrappedKey: input.wrappedKey,
       uploadedAt: now,
       updatedAt: now,
       trashedAt: null,

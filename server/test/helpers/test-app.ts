@@ -68,6 +68,7 @@ export function testConfig(dataDir: string, db: DatabaseConfig, overrides: Parti
     trashRetentionDays: 30,
     maxUploadBytes: null,
     storageQuotaBytes: null,
+    resumableUploadExpiryHours: 24,
     search: { enabled: true, embeddings: null },
     webRoot: null,
     ...overrides,

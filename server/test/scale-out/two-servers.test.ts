@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
@@ -163,5 +163,47 @@ describe.skipIf(process.env.NIMBUS_SKIP_POSTGRES === '1')('two server processes 
     expect((await dav(b.url, 'UNLOCK', { 'lock-token': token })).status).toBe(204);
     expect((await dav(a.url, 'PUT', {}, 'v3')).status).toBe(204);
     expect(await (await dav(b.url, 'GET')).text()).toBe('v3');
+  });
+
+  it('a resumable upload begun through one server is finished through the other (S3, no shared memory)', async () => {
+    const jar = new Jar();
+    await jar.call(`${a.url}/user-service/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `tus-${Date.now()}@example.com`, password: 'secret-pass' }),
+    });
+    const data = randomBytes(3 * 1024 * 1024 + 4321);
+    const tus = { 'tus-resumable': '1.0.0' };
+    const piece = { ...tus, 'content-type': 'application/offset+octet-stream' };
+    const created = await jar.call(`${a.url}/file-service/tus`, {
+      method: 'POST',
+      headers: {
+        ...tus,
+        'upload-length': String(data.length),
+        'upload-metadata': `filename ${Buffer.from('across.bin').toString('base64')}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const location = created.headers.get('location')!;
+    const first = await jar.call(`${a.url}${location}`, {
+      method: 'PATCH',
+      headers: { ...piece, 'upload-offset': '0' },
+      body: new Uint8Array(data.subarray(0, 2 * 1024 * 1024)),
+    });
+    expect(first.status).toBe(204);
+    const offset = Number(first.headers.get('upload-offset'));
+    expect(offset).toBe(2 * 1024 * 1024);
+    const head = await jar.call(`${b.url}${location}`, { method: 'HEAD', headers: tus });
+    expect(head.headers.get('upload-offset')).toBe(String(offset));
+    const rest = await jar.call(`${b.url}${location}`, {
+      method: 'PATCH',
+      headers: { ...piece, 'upload-offset': String(offset) },
+      body: new Uint8Array(data.subarray(offset)),
+    });
+    expect(rest.status).toBe(204);
+    const fileId = rest.headers.get('nimbus-file-id')!;
+    const downloaded = await jar.call(`${a.url}/file-service/download/${fileId}`);
+    expect(Buffer.from(await downloaded.arrayBuffer()).equals(data)).toBe(true);
+    expect(downloaded.headers.get('etag')).toBe(`"${createHash('sha256').update(data).digest('hex')}"`);
   });
 });

@@ -11,6 +11,7 @@ import * as jobLanes from './2026_11_24_0102_job_lanes.js';
 import * as appPassword from './2026_11_24_0103_app_password.js';
 import * as pgActiveListIndexes from './2026_11_24_0104_pg_active_list_indexes.js';
 import * as webdav from './2026_11_24_0200_webdav.js';
+import * as tusUpload from './2026_11_24_0201_tus_upload.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0103_app_password': appPassword,
   '2026_11_24_0104_pg_active_list_indexes': pgActiveListIndexes,
   '2026_11_24_0200_webdav': webdav,
+  '2026_11_24_0201_tus_upload': tusUpload,
 };

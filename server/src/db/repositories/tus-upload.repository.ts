@@ -1,0 +1,75 @@
+import type { Db } from '../database.js';
+import type { TusUploadTable } from '../schema.js';
+
+export type TusUploadRow = TusUploadTable;
+
+export class TusUploadRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: TusUploadRow): Promise<void> {
+    await this.db.insertInto('tusUpload').values(row).execute();
+  }
+
+  findOwned(ownerId: string, id: string): Promise<TusUploadRow | undefined> {
+    return this.db.selectFrom('tusUpload').selectAll().where('id', '=', id).where('ownerId', '=', ownerId).executeTakeFirst();
+  }
+
+  async countOwned(ownerId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('tusUpload')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('ownerId', '=', ownerId)
+      .where('fileId', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Bytes the owner's unfinished uploads will take: they count toward the quota from the start. */
+  async bytesPending(ownerId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('tusUpload')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('length'), eb.lit(0)).as('n'))
+      .where('ownerId', '=', ownerId)
+      .where('fileId', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * Takes the upload for one request until `until`, in one conditional statement: of any number
+   * of requests (in any process) at most one holds it at a time. False when another holds it.
+   */
+  async claim(id: string, now: number, until: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('tusUpload')
+      .set({ leaseUntil: until })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('leaseUntil', 'is', null), eb('leaseUntil', '<=', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async renew(id: string, until: number): Promise<void> {
+    await this.db.updateTable('tusUpload').set({ leaseUntil: until }).where('id', '=', id).execute();
+  }
+
+  async release(id: string): Promise<void> {
+    await this.db.updateTable('tusUpload').set({ leaseUntil: null }).where('id', '=', id).execute();
+  }
+
+  async advance(id: string, offset: number, segments: number, expiresAt: number): Promise<void> {
+    await this.db.updateTable('tusUpload').set({ offset, segments, expiresAt }).where('id', '=', id).execute();
+  }
+
+  async complete(id: string, fileId: string): Promise<void> {
+    await this.db.updateTable('tusUpload').set({ fileId, leaseUntil: null }).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('tusUpload').where('id', '=', id).execute();
+  }
+
+  expired(now: number, limit: number): Promise<TusUploadRow[]> {
+    return this.db.selectFrom('tusUpload').selectAll().where('expiresAt', '<=', now).orderBy('expiresAt').limit(limit).execute();
+  }
+}

@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { z } from 'zod';
+import type { TusUploadRow } from '../../../db/repositories/tus-upload.repository.js';
+import { DomainError, InvalidError } from '../../../domain/errors.js';
+import type { TusUploadService } from '../../../services/tus-upload.service.js';
+import { authOf } from '../../plugins/auth.js';
+import { parseInput } from '../../validation.js';
+
+export interface TusRoutesDeps {
+  tus: TusUploadService;
+  requireAuth: preHandlerAsyncHookHandler;
+}
+
+const BASE = '/file-service/tus';
+const TUS_VERSION = '1.0.0';
+const EXTENSIONS = 'creation,creation-with-upload,termination,expiration,checksum';
+const OFFSET_TYPE = 'application/offset+octet-stream';
+const MAX_METADATA_BYTES = 8 * 1024;
+
+const idParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/) });
+const byteCount = z
+  .string()
+  .regex(/^\d{1,16}$/)
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER));
+
+/** `Upload-Metadata`: comma-separated `key base64value` pairs (RFC-less, tus 1.0 §creation). */
+export function parseMetadata(header: string | undefined): Map<string, string> {
+  const pairs = new Map<string, string>();
+  if (!header) return pairs;
+  if (Buffer.byteLength(header) > MAX_METADATA_BYTES) throw new InvalidError('Upload-Metadata is too long');
+  for (const part of header.split(',')) {
+    const [key, value, extra] = part.trim().split(' ');
+    if (!key || extra !== undefined || !/^[\x21-\x7e]+$/.test(key) || pairs.has(key)) throw new InvalidError('Malformed Upload-Metadata');
+    if (value !== undefined && !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw new InvalidError('Malformed Upload-Metadata');
+    pairs.set(key, value === undefined ? '' : Buffer.from(value, 'base64').toString('utf8'));
+  }
+  return pairs;
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function requireTusVersion(request: FastifyRequest): void {
+  if (header(request, 'tus-resumable') !== TUS_VERSION) {
+    throw new DomainError('TUS_VERSION_UNSUPPORTED', `Tus-Resumable ${TUS_VERSION} is required`);
+  }
+}
+
+/** `Upload-Checksum: sha256 <base64>`; other algorithms are refused (400). */
+function parseChecksum(value: string | undefined): Buffer | null {
+  if (value === undefined) return null;
+  const m = /^sha256 ([A-Za-z0-9+/]{43}=)$/.exec(value.trim());
+  if (!m) throw new InvalidError('Upload-Checksum must be "sha256 <base64 digest>"');
+  return Buffer.from(m[1]!, 'base64');
+}
+
+function stateHeaders(reply: FastifyReply, upload: TusUploadRow): void {
+  void reply.headers({
+    'upload-offset': String(upload.offset),
+    'upload-expires': new Date(upload.expiresAt).toUTCString(),
+    'cache-control': 'no-store',
+  });
+  if (upload.fileId) void reply.header('nimbus-file-id', upload.fileId);
+}
+
+/**
+ * tus 1.0.0 resumable uploads with the creation, creation-with-upload, termination, expiration
+ * and checksum (sha256) extensions, for the signed-in account. The protocol is small and every
+ * piece must go through Nimbus's own sealing and row-after-bytes rule, so it is written here
+ * over TusUploadService rather than adapted from a server built around its own stores.
+ */
+export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
+  const { tus } = deps;
+
+  void app.register(async (scope) => {
+    // Pieces are streamed by the handler, never buffered by the framework.
+    scope.addContentTypeParser(OFFSET_TYPE, (_request, _payload, done) => done(null));
+    scope.addHook('onSend', async (_request, reply) => {
+      void reply.header('tus-resumable', TUS_VERSION);
+    });
+
+    const options = async (_request: FastifyRequest, reply: FastifyReply) => {
+      void reply.headers({ 'tus-version': TUS_VERSION, 'tus-extension': EXTENSIONS, 'tus-checksum-algorithm': 'sha256' });
+      if (tus.limits.maxUploadBytes !== null) void reply.header('tus-max-size', String(tus.limits.maxUploadBytes));
+      return reply.status(204).send();
+    };
+    scope.options(BASE, options);
+    scope.options(`${BASE}/:id`, options);
+
+    const append = async (request: FastifyRequest, reply: FastifyReply, upload: TusUploadRow, offset: number) => {
+      const result = await tus.append(
+        authOf(request).accountId,
+        upload.id,
+        offset,
+        request.raw,
+        parseChecksum(header(request, 'upload-checksum')),
+      );
+      stateHeaders(reply, result.upload);
+      return result;
+    };
+
+    scope.post(BASE, { preHandler: deps.requireAuth, config: { streamsBody: true } }, async (request, reply) => {
+      requireTusVersion(request);
+      if (header(request, 'upload-defer-length') !== undefined) throw new InvalidError('Upload-Defer-Length is not supported');
+      const lengthHeader = header(request, 'upload-length');
+      if (lengthHeader === undefined) throw new InvalidError('Upload-Length is required');
+      const length = parseInput(byteCount, lengthHeader);
+      const rawMetadata = header(request, 'upload-metadata') ?? '';
+      const metadata = parseMetadata(rawMetadata);
+      const filename = metadata.get('filename');
+      if (!filename) throw new InvalidError('Upload-Metadata needs a filename');
+      const upload = await tus.create(authOf(request).accountId, {
+        length,
+        filename,
+        parent: metadata.get('parent') || '/',
+        metadata: rawMetadata,
+      });
+      void reply.status(201).header('location', `${BASE}/${upload.id}`);
+      const hasBody = Number(header(request, 'content-length') ?? 0) > 0 || header(request, 'transfer-encoding') !== undefined;
+      if (hasBody && header(request, 'content-type') === OFFSET_TYPE) await append(request, reply, upload, 0);
+      else stateHeaders(reply, upload);
+      return reply.send();
+    });
+
+    scope.head(`${BASE}/:id`, { preHandler: deps.requireAuth }, async (request, reply) => {
+      requireTusVersion(request);
+      const upload = await tus.get(authOf(request).accountId, parseInput(idParams, request.params).id);
+      stateHeaders(reply, upload);
+      void reply.header('upload-length', String(upload.length));
+      if (upload.metadata) void reply.header('upload-metadata', upload.metadata);
+      return reply.status(200).send();
+    });
+
+    scope.patch(`${BASE}/:id`, { preHandler: deps.requireAuth, config: { streamsBody: true } }, async (request, reply) => {
+      requireTusVersion(request);
+      if (header(request, 'content-type') !== OFFSET_TYPE) {
+        throw new DomainError('UNSUPPORTED_MEDIA_TYPE', `PATCH bodies must be ${OFFSET_TYPE}`);
+      }
+      const offsetHeader = header(request, 'upload-offset');
+      if (offsetHeader === undefined) throw new InvalidError('Upload-Offset is required');
+      const offset = parseInput(byteCount, offsetHeader);
+      const upload = await tus.get(authOf(request).accountId, parseInput(idParams, request.params).id);
+      await append(request, reply, upload, offset);
+      return reply.status(204).send();
+    });
+
+    scope.delete(`${BASE}/:id`, { preHandler: deps.requireAuth }, async (request, reply) => {
+      requireTusVersion(request);
+      await tus.terminate(authOf(request).accountId, parseInput(idParams, request.params).id);
+      return reply.status(204).send();
+    });
+  });
+}

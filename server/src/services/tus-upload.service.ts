@@ -1,0 +1,207 @@
+import { createHash, type Hash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FileRow } from '../db/repositories/file.repository.js';
+import type { TusUploadRepository, TusUploadRow } from '../db/repositories/tus-upload.repository.js';
+import { ConflictError, DomainError, InvalidError, NotFoundError } from '../domain/errors.js';
+import { sanitizeName } from '../domain/names.js';
+import { JOB } from '../jobs/job-names.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { SNIFF_BYTES, detectContentType } from '../media/mime.js';
+import { newId, newSecret } from '../security/ids.js';
+import { BodyTooLongError, type ResumableStore, type ResumableTarget } from '../storage/resumable-store.js';
+import type { Clock } from './clock.js';
+import type { FolderService } from './folder.service.js';
+import type { UploadService } from './upload.service.js';
+import type { FileRepository } from '../db/repositories/file.repository.js';
+
+export interface TusLimits {
+  maxUploadBytes: number | null;
+  quotaBytes: number | null;
+  /** An upload untouched this long is deleted with its bytes. */
+  expiryMs: number;
+}
+
+/** Unfinished uploads one account may hold at once. */
+export const MAX_OPEN_UPLOADS = 100;
+const LEASE_MS = 15_000;
+const RENEW_MS = 5_000;
+const PURGE_BATCH = 100;
+
+export interface AppendResult {
+  upload: TusUploadRow;
+  /** The file the upload became, when this piece completed it. */
+  file: FileRow | null;
+}
+
+/**
+ * Resumable uploads (tus 1.0): an upload is declared with its length, its pieces are sealed and
+ * stored as they arrive, and the file row is made only when the last byte is durable, exactly as
+ * for a one-request upload. Upload state lives in the database, so any process takes the next
+ * piece; the SHA-256 is carried in memory while one process sees every piece, and computed from
+ * the stored bytes otherwise.
+ */
+export class TusUploadService {
+  private readonly hashes = new Map<string, { offset: number; hash: Hash }>();
+
+  constructor(
+    private readonly uploads: TusUploadRepository,
+    private readonly files: FileRepository,
+    private readonly folders: FolderService,
+    private readonly fileUploads: UploadService,
+    private readonly store: ResumableStore,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    readonly limits: TusLimits,
+  ) {}
+
+  async create(ownerId: string, input: { length: number; filename: string; parent: string; metadata: string }): Promise<TusUploadRow> {
+    const { maxUploadBytes, quotaBytes } = this.limits;
+    if (maxUploadBytes !== null && input.length > maxUploadBytes) {
+      throw new DomainError('PAYLOAD_TOO_LARGE', `File is larger than ${maxUploadBytes} bytes`);
+    }
+    if (quotaBytes !== null) {
+      const used = (await this.files.bytesUsed(ownerId)) + (await this.uploads.bytesPending(ownerId));
+      if (used + input.length > quotaBytes) {
+        throw new DomainError('QUOTA_EXCEEDED', `This upload would go over your storage quota of ${quotaBytes} bytes`);
+      }
+    }
+    const filename = sanitizeName(input.filename);
+    const folderId = await this.folders.resolveActiveParent(ownerId, input.parent);
+    if ((await this.uploads.countOwned(ownerId)) >= MAX_OPEN_UPLOADS) {
+      throw new ConflictError('CONFLICT', `At most ${MAX_OPEN_UPLOADS} unfinished uploads at once; finish or cancel some first`);
+    }
+    const id = newSecret();
+    const target = this.store.begin(newId(), input.length);
+    const now = this.clock.now();
+    const row: TusUploadRow = {
+      id,
+      ownerId,
+      folderId,
+      filename,
+      metadata: input.metadata,
+      length: input.length,
+      offset: 0,
+      segments: 0,
+      storageKey: target.storageKey,
+      wrappedKey: target.wrappedKey,
+      leaseUntil: null,
+      fileId: null,
+      createdAt: now,
+      expiresAt: now + this.limits.expiryMs,
+    };
+    await this.uploads.insert(row);
+    this.hashes.set(id, { offset: 0, hash: createHash('sha256') });
+    return row;
+  }
+
+  async get(ownerId: string, id: string): Promise<TusUploadRow> {
+    const row = await this.uploads.findOwned(ownerId, id);
+    if (!row || row.expiresAt <= this.clock.now()) throw new NotFoundError('NOT_FOUND', 'Upload not found');
+    return row;
+  }
+
+  /**
+   * Stores the body as the piece at `offset`. A body cut short keeps its whole chunks unless a
+   * checksum must vouch for it; the answer's offset says how far the upload got.
+   */
+  async append(ownerId: string, id: string, offset: number, body: Readable, checksum: Buffer | null): Promise<AppendResult> {
+    const row = await this.get(ownerId, id);
+    if (offset !== row.offset)
+      throw new DomainError('UPLOAD_OFFSET_MISMATCH', `The upload is at offset ${row.offset}`, { offset: row.offset });
+    if (row.fileId !== null) return { upload: row, file: null };
+    if (!(await this.uploads.claim(id, this.clock.now(), this.clock.now() + LEASE_MS))) {
+      throw new DomainError('UPLOAD_BUSY', 'Another request is storing a piece of this upload');
+    }
+    const renew = setInterval(() => void this.uploads.renew(id, this.clock.now() + LEASE_MS).catch(() => undefined), RENEW_MS);
+    renew.unref();
+    try {
+      const target: ResumableTarget = { storageKey: row.storageKey, wrappedKey: row.wrappedKey, length: row.length };
+      const carried = this.hashes.get(id);
+      const hash = carried?.offset === row.offset ? carried.hash.copy() : undefined;
+      const bodyHash = checksum ? createHash('sha256') : null;
+      let kept: number;
+      try {
+        kept = await this.store.append(target, body, {
+          offset,
+          segment: row.segments,
+          keepPartial: checksum === null,
+          ...(bodyHash ? { onBytes: (bytes: Buffer) => bodyHash.update(bytes) } : {}),
+          ...(hash ? { hash } : {}),
+        });
+      } catch (err) {
+        if (err instanceof BodyTooLongError) throw new InvalidError(err.message);
+        throw err;
+      }
+      if (bodyHash && !bodyHash.digest().equals(checksum!)) {
+        throw new DomainError('CHECKSUM_MISMATCH', 'Upload-Checksum does not match the body; nothing of it was kept');
+      }
+      const next = offset + kept;
+      const complete = next === row.length;
+      // A piece that kept nothing leaves no segment: the next one takes its number.
+      const segments = row.segments + (kept > 0 || complete ? 1 : 0);
+      await this.uploads.advance(id, next, segments, this.clock.now() + this.limits.expiryMs);
+      if (hash) this.hashes.set(id, { offset: next, hash });
+      else this.hashes.delete(id);
+      const advanced = { ...row, offset: next, segments };
+      if (!complete) return { upload: advanced, file: null };
+      let file: FileRow;
+      try {
+        file = await this.finish(advanced, hash);
+      } catch (err) {
+        // The file could not be made (its folder went meanwhile, the quota filled up): the upload
+        // ends here rather than sit complete with no file.
+        await this.forget(advanced);
+        throw err;
+      }
+      return { upload: { ...advanced, fileId: file.id }, file };
+    } finally {
+      clearInterval(renew);
+      await this.uploads.release(id).catch(() => undefined);
+    }
+  }
+
+  /** Cancels an upload: its row and stored pieces go. */
+  async terminate(ownerId: string, id: string): Promise<void> {
+    const row = await this.get(ownerId, id);
+    await this.forget(row);
+  }
+
+  /** Deletes uploads past their expiry (a job); answers how many went. */
+  async purgeExpired(): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const rows = await this.uploads.expired(this.clock.now(), PURGE_BATCH);
+      if (rows.length === 0) return purged;
+      for (const row of rows) await this.forget(row);
+      purged += rows.length;
+    }
+  }
+
+  private async finish(row: TusUploadRow, hash: Hash | undefined): Promise<FileRow> {
+    const target: ResumableTarget = { storageKey: row.storageKey, wrappedKey: row.wrappedKey, length: row.length };
+    const { sha256, head } = await this.store.complete(target, row.segments, hash, SNIFF_BYTES);
+    this.hashes.delete(row.id);
+    const file = await this.fileUploads.commitStored({
+      ownerId: row.ownerId,
+      folderId: row.folderId,
+      filename: row.filename,
+      storageKey: row.storageKey,
+      size: row.length,
+      sha256,
+      wrappedKey: row.wrappedKey,
+      contentType: await detectContentType(head, row.filename),
+    });
+    await this.uploads.complete(row.id, file.id);
+    return file;
+  }
+
+  private async forget(row: TusUploadRow): Promise<void> {
+    this.hashes.delete(row.id);
+    if (row.fileId === null) {
+      // Deletion is queued before the row goes: a crash between the two leaves a row the next purge takes again.
+      const keys = Array.from({ length: row.segments + 1 }, (_, i) => `tus/${row.storageKey}-${i}`);
+      await this.jobs.enqueue(JOB.blobDelete, { keys }, { lane: row.ownerId });
+    }
+    await this.uploads.delete(row.id);
+  }
+}

@@ -1,0 +1,162 @@
+import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { BlobStore } from './blob-store.js';
+import { openChunks, sealChunks, type SealKey } from './chunk-cipher.js';
+import { ChunkLayout, DEFAULT_CHUNK_SIZE, encodeHeader } from './chunk-format.js';
+import { assertMasterKey, unwrapDataKey, wrapDataKey } from './key-wrap.js';
+
+/** A resumable upload's place in storage: where its bytes go and the key they are sealed with. */
+export interface ResumableTarget {
+  /** The blob key the whole file gets once complete. */
+  storageKey: string;
+  wrappedKey: string;
+  /** Plaintext size of the whole upload, known from the start. */
+  length: number;
+}
+
+export interface AppendOptions {
+  /** Plaintext bytes already stored (a chunk boundary, or the whole length). */
+  offset: number;
+  /** Segments already stored: this one is stored under that number. */
+  segment: number;
+  /** On a broken body, keep the whole chunks that arrived (false when they cannot be checked). */
+  keepPartial: boolean;
+  /** Every byte of the body as received, before any is kept or dropped (checksums). */
+  onBytes?: (bytes: Buffer) => void;
+  /** The SHA-256 state of the bytes before `offset`, when this process has it; it is advanced in place. */
+  hash?: Hash;
+}
+
+export class BodyTooLongError extends Error {
+  constructor() {
+    super('The body goes past the declared upload length');
+    this.name = 'BodyTooLongError';
+  }
+}
+
+/** Plaintext gathered before sealing: whole chunks, as the upload path seals them. */
+const BATCH_BYTES = 1024 * 1024;
+
+function segmentKey(target: ResumableTarget, segment: number): string {
+  return `tus/${target.storageKey}-${segment}`;
+}
+
+/**
+ * Encrypted uploads that arrive in pieces, over requests, processes and restarts. Each piece is
+ * sealed in the file's chunk format from its own chunk index on and stored as a segment of whole
+ * chunks (a broken piece keeps the whole chunks that arrived; the part of a chunk is dropped and
+ * sent again), so bytes are encrypted from the first one and durable once a segment is stored.
+ * Completing joins the segments under the file's key: the same object a one-request upload makes.
+ */
+export class ResumableStore {
+  constructor(
+    private readonly inner: BlobStore,
+    private readonly masterKey: Buffer,
+    private readonly chunkSize = DEFAULT_CHUNK_SIZE,
+  ) {
+    assertMasterKey(masterKey);
+  }
+
+  begin(storageKey: string, length: number): ResumableTarget {
+    const wrappedKey = wrapDataKey(this.masterKey, { key: randomBytes(32), chunkSize: this.chunkSize });
+    return { storageKey, wrappedKey, length };
+  }
+
+  /** Seals and stores the body's whole chunks as the next segment; answers how many plaintext bytes it kept. */
+  async append(target: ResumableTarget, body: Readable, options: AppendOptions): Promise<number> {
+    const seal = this.sealKey(target);
+    const layout = new ChunkLayout(seal.chunkSize, target.length);
+    let kept = 0;
+    let broken: unknown = null;
+    const offset = options.offset;
+    async function* sealed(): AsyncGenerator<Buffer> {
+      const batch = Buffer.allocUnsafe(BATCH_BYTES - (BATCH_BYTES % seal.chunkSize) || seal.chunkSize);
+      let filled = 0;
+      const flush = (isFinal: boolean): Buffer[] => {
+        const whole = isFinal ? filled : filled - (filled % seal.chunkSize);
+        if (whole === 0 && !isFinal) return [];
+        const plaintext = batch.subarray(0, whole);
+        options.hash?.update(plaintext);
+        const records = sealChunks(seal, (offset + kept) / seal.chunkSize, plaintext, isFinal);
+        kept += whole;
+        batch.copy(batch, 0, whole, filled);
+        filled -= whole;
+        return records;
+      };
+      try {
+        for await (const piece of body as AsyncIterable<Buffer>) {
+          options.onBytes?.(piece);
+          for (let at = 0; at < piece.length;) {
+            if (offset + kept + filled + (piece.length - at) > target.length) throw new BodyTooLongError();
+            const copied = piece.copy(batch, filled, at);
+            filled += copied;
+            at += copied;
+            if (filled === batch.length) yield* flush(offset + kept + filled === target.length);
+          }
+        }
+      } catch (err) {
+        if (err instanceof BodyTooLongError || !options.keepPartial) throw err;
+        broken = err;
+      }
+      const complete = offset + kept + filled === target.length;
+      if (filled > 0 || (complete && kept === 0 && layout.plaintextSize === 0)) yield* flush(complete && broken === null);
+    }
+    await this.inner.put(segmentKey(target, options.segment), Readable.from(sealed()));
+    return kept;
+  }
+
+  /**
+   * Joins the segments into the file's object and answers its SHA-256 and first bytes. Without
+   * a hash carried from the start, the plaintext is read back, authenticated and hashed.
+   */
+  async complete(
+    target: ResumableTarget,
+    segments: number,
+    hash: Hash | undefined,
+    headBytes: number,
+  ): Promise<{ sha256: string; head: Buffer }> {
+    const seal = this.sealKey(target);
+    const inner = this.inner;
+    async function* joined(): AsyncGenerator<Buffer> {
+      yield seal.header;
+      for (let i = 0; i < segments; i++) for await (const piece of await inner.get(segmentKey(target, i))) yield piece as Buffer;
+    }
+    await this.inner.put(target.storageKey, Readable.from(joined()));
+    const layout = new ChunkLayout(seal.chunkSize, target.length);
+    const plan = { blobKey: target.storageKey, key: seal.key, header: seal.header, layout };
+    // The first bytes, for content sniffing: only the chunks that hold them are read.
+    const head: Buffer[] = [];
+    if (target.length > 0) {
+      const slice = { start: 0, end: Math.min(target.length, headBytes) - 1 };
+      const { first, last, stored } = layout.locate(slice);
+      const bytes = await this.inner.get(target.storageKey, stored);
+      for await (const piece of openChunks(bytes, { ...plan, first, last, startsWithHeader: false, slice })) head.push(piece);
+    }
+    let digest = hash;
+    if (!digest && target.length === 0) digest = createHash('sha256');
+    if (!digest) {
+      digest = createHash('sha256');
+      const whole = openChunks(await this.inner.get(target.storageKey), {
+        ...plan,
+        first: 0,
+        last: layout.finalIndex,
+        startsWithHeader: true,
+        slice: { start: 0, end: target.length - 1 },
+      });
+      for await (const piece of whole) digest.update(piece);
+    }
+    await this.discardSegments(target, segments);
+    return { sha256: digest.digest('hex'), head: Buffer.concat(head) };
+  }
+
+  /** Removes the segments (a completed, terminated or expired upload). */
+  async discardSegments(target: Pick<ResumableTarget, 'storageKey'>, segments: number): Promise<void> {
+    for (let i = 0; i <= segments; i++) await this.inner.delete(`tus/${target.storageKey}-${i}`);
+  }
+
+  private sealKey(target: ResumableTarget): SealKey {
+    const dataKey = unwrapDataKey(this.masterKey, target.wrappedKey);
+    if (!dataKey) throw new Error('The upload key does not open');
+    return { key: dataKey.key, header: encodeHeader(dataKey.chunkSize), chunkSize: dataKey.chunkSize };
+  }
+}
