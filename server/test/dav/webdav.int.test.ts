@@ -288,6 +288,44 @@ describe('WebDAV', () => {
     });
   });
 
+  describe('client habits', () => {
+    it('Windows Explorer: LOCK, an empty PUT, PROPPATCH of Win32 times, the real PUT with the token, UNLOCK', async () => {
+      const me = await h.account();
+      const ua = { 'user-agent': 'Microsoft-WebDAV-MiniRedir/10.0.19045' };
+      const lock = await me.dav.request('LOCK', '/dav/report.docx', {
+        headers: { ...ua, timeout: 'Second-3600', depth: '0' },
+        body: '<?xml version="1.0" encoding="utf-8" ?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner><D:href>DESKTOP\\user</D:href></D:owner></D:lockinfo>',
+      });
+      expect(lock.status).toBe(201);
+      const token = lock.headers.get('lock-token')!;
+      const ifHeader = { ...ua, if: `(${token})` };
+      expect((await me.dav.put('/dav/report.docx', '', { ...ifHeader, 'content-length': '0' })).status).toBe(204);
+      const times = await me.dav.request('PROPPATCH', '/dav/report.docx', {
+        headers: ifHeader,
+        body:
+          '<?xml version="1.0" encoding="utf-8" ?><D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:schemas-microsoft-com:"><D:set><D:prop>' +
+          '<Z:Win32CreationTime>Tue, 24 Nov 2026 10:00:00 GMT</Z:Win32CreationTime><Z:Win32LastModifiedTime>Tue, 24 Nov 2026 10:00:00 GMT</Z:Win32LastModifiedTime>' +
+          '<Z:Win32FileAttributes>00000020</Z:Win32FileAttributes></D:prop></D:set></D:propertyupdate>',
+      });
+      expect(times.status).toBe(207);
+      expect(times.text).not.toContain('403');
+      expect((await me.dav.put('/dav/report.docx', 'the document', ifHeader)).status).toBe(204);
+      expect((await me.dav.request('UNLOCK', '/dav/report.docx', { headers: { ...ua, 'lock-token': token } })).status).toBe(204);
+      expect((await me.dav.get('/dav/report.docx')).text).toBe('the document');
+      expect((await me.dav.propfind('/dav/report.docx', '0')).text).toContain('Win32FileAttributes');
+      const files = await listFiles(me.browser);
+      expect(files.map((f) => [f.filename, f.length])).toEqual([['report.docx', 12]]);
+    });
+
+    it('macOS Finder: AppleDouble companions and .DS_Store are kept like other files', async () => {
+      const me = await h.account();
+      expect((await me.dav.put('/dav/photo.jpg', 'jpeg bytes')).status).toBe(201);
+      expect((await me.dav.put('/dav/._photo.jpg', Buffer.from([0, 5, 22, 7]))).status).toBe(201);
+      expect((await me.dav.put('/dav/.DS_Store', 'finder')).status).toBe(201);
+      expect(hrefs((await me.dav.propfind('/dav/', '1')).text)).toEqual(['/dav/', '/dav/._photo.jpg', '/dav/.DS_Store', '/dav/photo.jpg']);
+    });
+  });
+
   describe('one model', () => {
     it('tells same-named items apart with a stable suffix', async () => {
       const me = await h.account();
