@@ -1,7 +1,8 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../support/app';
 import { connectBrowser, newSession, screenshot } from '../support/browser';
@@ -47,6 +48,26 @@ async function dragFiles(target: Page, files: DropFile[], drop = true): Promise<
     { files, drop },
   );
 }
+
+/** Caps the page's upload speed, so a big upload is still running when the test acts on it. */
+async function throttleUploads(target: Page, bytesPerSecond: number): Promise<CDPSession> {
+  const cdp = await context.newCDPSession(target);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 0,
+    downloadThroughput: -1,
+    uploadThroughput: bytesPerSecond,
+  });
+  return cdp;
+}
+
+async function unthrottle(cdp: CDPSession): Promise<void> {
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await cdp.detach();
+}
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 const panel = (target: Page) => target.getByRole('region', { name: 'Uploads' });
 const rows = (target: Page) => panel(target).getByTestId('upload-row');
@@ -116,15 +137,8 @@ describe('uploads', () => {
   });
 
   it('cancelling a large upload midway marks it canceled and leaves nothing on the server', async () => {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
     // About 2 MB/s up, so the 48 MB upload is still running when it is cancelled.
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: 0,
-      downloadThroughput: -1,
-      uploadThroughput: 2 * 1024 * 1024,
-    });
+    const cdp = await throttleUploads(page, 2 * 1024 * 1024);
     try {
       await dragFiles(page, [{ name: 'huge.bin', size: 48 * 1024 * 1024 }]);
       const row = rows(page).filter({ hasText: 'huge.bin' });
@@ -136,10 +150,69 @@ describe('uploads', () => {
       await expect.poll(() => row.getAttribute('data-state')).toBe('canceled');
       await panel(page).getByRole('heading', { name: 'Uploaded 0 file(s)' }).waitFor();
     } finally {
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-      await cdp.detach();
+      await unthrottle(cdp);
     }
     await page.waitForTimeout(500);
     expect((await apiList(page)).map((f) => f.filename)).not.toContain('huge.bin');
+  });
+
+  it('a big upload interrupted by a reload is offered again and continues from what the server holds', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'nimbus-resume-'));
+    const film = path.join(dir, 'film.bin');
+    const bytes = randomBytes(40 * 1024 * 1024);
+    writeFileSync(film, bytes);
+    const patches: { offset: number }[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PATCH' && request.url().includes('/file-service/tus/'))
+        patches.push({ offset: Number(request.headers()['upload-offset']) });
+    });
+    try {
+      const cdp = await throttleUploads(page, 4 * 1024 * 1024);
+      try {
+        await page.getByRole('button', { name: 'ADD NEW' }).first().click();
+        const [chooser] = await Promise.all([
+          page.waitForEvent('filechooser'),
+          page.getByRole('menuitem', { name: 'Upload Files' }).click(),
+        ]);
+        await chooser.setFiles(film);
+        const row = rows(page).filter({ hasText: 'film.bin' });
+        // Pause and resume on the row, then let more than the first 16 MiB piece arrive.
+        await row.getByRole('button', { name: 'Pause upload of film.bin' }).click();
+        await expect.poll(() => row.getAttribute('data-state')).toBe('paused');
+        await row.getByRole('button', { name: 'Resume upload of film.bin' }).click();
+        await page.waitForFunction(
+          () => Number(document.querySelector('[role="progressbar"][aria-valuenow]')?.getAttribute('aria-valuenow') ?? 0) >= 55,
+          undefined,
+          { timeout: 30_000 },
+        );
+        await page.reload();
+      } finally {
+        await unthrottle(cdp);
+      }
+
+      const offers = page.getByRole('region', { name: 'Unfinished uploads' });
+      await offers.getByText('film.bin').waitFor();
+      await screenshot(page, 'upload-resume-offer');
+      patches.length = 0;
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        offers.getByRole('button', { name: 'Pick film.bin again to resume it' }).click(),
+      ]);
+      await chooser.setFiles(film);
+      await offers.waitFor({ state: 'detached' });
+      await panel(page).getByRole('heading', { name: 'Uploaded 1 file(s)' }).waitFor({ timeout: 60_000 });
+
+      // It went on from the server's offset rather than from the first byte.
+      expect(patches[0]!.offset).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+      const stored = (await apiList(page)).find((f) => f.filename === 'film.bin');
+      expect(stored?.length).toBe(bytes.length);
+      const download = await page.request.get(`/file-service/download/${stored!._id}`, {
+        headers: { uuid: await page.evaluate(() => localStorage.getItem('browser-id') ?? '') },
+      });
+      expect(sha256(await download.body())).toBe(sha256(bytes));
+      await panel(page).getByRole('button', { name: 'Close uploads' }).click();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -51,6 +51,8 @@ export const PersonIcon = icon(
 export const KeyIcon = icon(
   'M12.65 10A5.99 5.99 0 0 0 7 6c-3.31 0-6 2.69-6 6s2.69 6 6 6a5.99 5.99 0 0 0 5.65-4H17v4h4v-4h2v-4H12.65zM7 14c-1.1 0-2-.9-2-2s.9-2 2-2 2 .9 2 2-.9 2-2 2z',
 );
+export const PauseIcon = icon('M6 19h4V5H6v14zm8-14v14h4V5h-4z');
+export const PlayIcon = icon('M8 5v14l11-7z');
 export const TuneIcon = icon(
   'M3 17v2h6v-2H3zM3 5v2h10V5H3zm10 16v-2h8v-2h-8v-2h-2v6h2zM7 9v2H3v2h4v2h2V9H7zm14 4v-2H11v2h10zm-6-4h2V7h4V5h-4V3h-2v6z',
 );

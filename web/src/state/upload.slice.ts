@@ -13,6 +13,9 @@ export interface UploadEntry {
   progress: number;
   completed: boolean;
   canceled: boolean;
+  /** Sent in pieces (tus): it can be paused, and survives network errors and reloads. */
+  resumable?: boolean;
+  paused?: boolean;
 }
 
 export interface UploadState {
@@ -27,7 +30,7 @@ export const uploadSlice = createSlice({
   name: 'upload',
   initialState: uploadInitialState,
   reducers: {
-    addUpload(state, action: PayloadAction<Pick<UploadEntry, 'id' | 'name' | 'type' | 'size'>>) {
+    addUpload(state, action: PayloadAction<Pick<UploadEntry, 'id' | 'name' | 'type' | 'size' | 'resumable'>>) {
       state.uploads.push({ ...action.payload, progress: 0, completed: false, canceled: false });
     },
     setUploadProgress(state, action: PayloadAction<{ id: string; progress: number }>) {
@@ -45,10 +48,14 @@ export const uploadSlice = createSlice({
       const upload = state.uploads.find((u) => u.id === action.payload);
       if (upload && !upload.completed) upload.canceled = true;
     },
+    setUploadPaused(state, action: PayloadAction<{ id: string; paused: boolean }>) {
+      const upload = state.uploads.find((u) => u.id === action.payload.id);
+      if (upload && !isUploadFinished(upload)) upload.paused = action.payload.paused;
+    },
     resetUploads(state) {
       state.uploads = [];
     },
   },
 });
 
-export const { addUpload, setUploadProgress, completeUpload, cancelUpload, resetUploads } = uploadSlice.actions;
+export const { addUpload, setUploadProgress, completeUpload, cancelUpload, setUploadPaused, resetUploads } = uploadSlice.actions;

@@ -4,6 +4,7 @@ import { resetMoveModal, resetPopupSelect, resetShareSelected } from '../../stat
 import { FilePreviewPopup } from '../preview/FilePreviewPopup';
 import { hasPreview } from '../preview/preview-siblings';
 import { SharePopup } from '../sharing/SharePopup';
+import { ResumeOffers } from '../upload/ResumeOffers';
 import { UploadPanel } from '../upload/UploadPanel';
 import { FileDetailsPopup } from './FileDetailsPopup';
 import { usePopupFileSync } from './usePopupFileSync';
@@ -40,6 +41,7 @@ export function PopupHost() {
         (hasPreview(popupFile) ? <FilePreviewPopup file={popupFile} /> : <FileDetailsPopup key={popupFile._id} file={popupFile} />)}
       {shareFile && <SharePopup key={shareFile._id} file={shareFile} />}
       <UploadPanel />
+      <ResumeOffers />
     </>
   );
 }

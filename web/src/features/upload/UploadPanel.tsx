@@ -19,7 +19,7 @@ const headerButton = 'flex size-8 items-center justify-center rounded-full text-
 export function UploadPanel() {
   const uploads = useAppSelector((state) => state.upload.uploads);
   const [minimized, setMinimized] = useState(false);
-  const { cancel, cancelAllAndClear } = useUploader();
+  const { cancel, setPaused, cancelAllAndClear } = useUploader();
   if (uploads.length === 0) return null;
 
   const title = uploadTitle(uploads);
@@ -46,7 +46,7 @@ export function UploadPanel() {
       {!minimized && (
         <ul className="max-h-[300px] divide-y divide-gray-100 overflow-y-auto" data-testid="upload-list">
           {uploads.map((upload) => (
-            <UploadRow key={upload.id} upload={upload} onCancel={cancel} />
+            <UploadRow key={upload.id} upload={upload} onCancel={cancel} onPause={setPaused} />
           ))}
         </ul>
       )}

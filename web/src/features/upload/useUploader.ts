@@ -4,12 +4,15 @@ import { useCallback } from 'react';
 import { useLocation } from 'react-router';
 import { fileKeys, folderKeys } from '../../api/query-keys';
 import { uploadFile, uploadFolder, type FolderUploadFile } from '../../api/uploads.api';
-import { useAppDispatch } from '../../state/hooks';
+import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import type { AppDispatch } from '../../state/store';
-import { addUpload, cancelUpload, completeUpload, resetUploads, setUploadProgress } from '../../state/upload.slice';
+import { RESUMABLE_MIN_BYTES, startResumableUpload } from '../../api/resumable-uploads.api';
+import { addUpload, cancelUpload, completeUpload, resetUploads, setUploadPaused, setUploadProgress } from '../../state/upload.slice';
 import { createProgressThrottle } from './progress-throttle';
-import { abortAllUploads, abortUpload, registerUpload, releaseUpload } from './upload-controllers';
+import { abortAllUploads, abortUpload, registerResumable, registerUpload, releaseUpload, resumableOf } from './upload-controllers';
 import { uploadParentOf } from './upload-target';
+import { directorySegments, ensureFolderPath, folderIdsByPath, planFolderUpload } from './folder-upload-plan';
+import { organizeApi } from '../organize/organize.api';
 
 let sequence = 0;
 const newUploadId = () => `${Date.now().toString(36)}-${(++sequence).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -48,33 +51,56 @@ export function useUploader() {
   const { pathname } = useLocation();
   const parent = uploadParentOf(pathname);
 
-  const uploadFiles = useCallback(
-    (files: File[]) => {
-      for (const file of files) {
-        const id = newUploadId();
-        dispatch(addUpload({ id, name: file.name, type: 'file', size: file.size }));
-        void runUpload(
-          { id, refetchFolders: false, send: (signal, onProgress) => uploadFile(file, parent, id, { signal, onProgress }) },
-          dispatch,
-          queryClient,
-        );
-      }
+  const owner = useAppSelector((state) => state.user.user?._id ?? '');
+
+  /** One file into folder `into`: big ones resumably (pausable, retried), small ones in one POST. */
+  const startFile = useCallback(
+    (file: File, into: string) => {
+      const id = newUploadId();
+      const resumable = file.size >= RESUMABLE_MIN_BYTES;
+      dispatch(addUpload({ id, name: file.name, type: 'file', size: file.size, ...(resumable ? { resumable } : {}) }));
+      const send: UploadJob['send'] = resumable
+        ? (_signal, onProgress) => {
+            const upload = startResumableUpload(owner, file, into, onProgress);
+            registerResumable(id, upload);
+            return upload.done;
+          }
+        : (signal, onProgress) => uploadFile(file, into, id, { signal, onProgress });
+      void runUpload({ id, refetchFolders: false, send }, dispatch, queryClient);
     },
-    [dispatch, queryClient, parent],
+    [dispatch, queryClient, owner],
   );
 
+  const uploadFiles = useCallback(
+    /** `into`: the folder of an interrupted upload being resumed, rather than the one on screen. */
+    (files: File[], into: string = parent) => {
+      for (const file of files) startFile(file, into);
+    },
+    [startFile, parent],
+  );
+
+  /**
+   * A picked folder: its small files and its tree in SPEC's one POST (one row), then each big file
+   * resumably into its folder (a row each, made here when only big files live in it).
+   */
   const uploadFolderFiles = useCallback(
     (files: FolderUploadFile[]) => {
       const id = newUploadId();
       const name = files[0]?.path.split('/')[0] || 'Folder';
-      dispatch(addUpload({ id, name, type: 'folder', size: files.reduce((sum, f) => sum + f.file.size, 0) }));
-      void runUpload(
-        { id, refetchFolders: true, send: (signal, onProgress) => uploadFolder(files, parent, { signal, onProgress }) },
-        dispatch,
-        queryClient,
-      );
+      const { small, large } = planFolderUpload(files);
+      const into = parent;
+      dispatch(addUpload({ id, name, type: 'folder', size: small.reduce((sum, f) => sum + f.file.size, 0) }));
+      const send: UploadJob['send'] = async (signal, onProgress) => {
+        const made = small.length > 0 ? await uploadFolder(small, into, { signal, onProgress }) : { folders: [] };
+        const known = folderIdsByPath(made.folders, into);
+        for (const { file, path } of large) {
+          if (signal.aborted) throw new Error('canceled');
+          startFile(file, await ensureFolderPath(directorySegments(path), into, known, organizeApi.createFolder));
+        }
+      };
+      void runUpload({ id, refetchFolders: true, send }, dispatch, queryClient);
     },
-    [dispatch, queryClient, parent],
+    [dispatch, queryClient, parent, startFile],
   );
 
   const cancel = useCallback(
@@ -85,11 +111,23 @@ export function useUploader() {
     [dispatch],
   );
 
+  /** Pauses or resumes a resumable upload; the server keeps what it has meanwhile. */
+  const setPaused = useCallback(
+    (id: string, paused: boolean) => {
+      const upload = resumableOf(id);
+      if (!upload) return;
+      if (paused) void upload.pause();
+      else upload.resume();
+      dispatch(setUploadPaused({ id, paused }));
+    },
+    [dispatch],
+  );
+
   /** Cancels every unfinished upload and empties the panel. */
   const cancelAllAndClear = useCallback(() => {
     abortAllUploads();
     dispatch(resetUploads());
   }, [dispatch]);
 
-  return { uploadFiles, uploadFolder: uploadFolderFiles, cancel, cancelAllAndClear };
+  return { uploadFiles, uploadFolder: uploadFolderFiles, cancel, setPaused, cancelAllAndClear };
 }
