@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,45 @@ function upload(
   });
   up.start();
   return { done, upload: up };
+}
+
+/**
+ * A TCP proxy in front of the server that drops a connection once it has carried `afterBytes`
+ * from the client, `times` times: a flaky network or a proxy that caps request bodies.
+ */
+async function cuttingProxy(target: URL, rule: { afterBytes: number; times: number }) {
+  const sockets = new Set<net.Socket>();
+  const state = { cuts: 0 };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    sockets.add(client).add(upstream);
+    let carried = 0;
+    client.on('data', (chunk: Buffer) => {
+      carried += chunk.length;
+      if (state.cuts < rule.times && carried > rule.afterBytes) {
+        state.cuts++;
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      upstream.write(chunk);
+    });
+    upstream.pipe(client);
+    const close = () => (client.destroy(), upstream.destroy());
+    client.on('error', close).on('close', close);
+    upstream.on('error', close).on('close', close);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    get cuts() {
+      return state.cuts;
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 describe('resumable uploads (tus 1.0)', () => {
@@ -191,6 +230,42 @@ describe('resumable uploads (tus 1.0)', () => {
     expect(rest.headers['upload-offset']).toBe(String(data.length));
     const fileId = rest.headers['nimbus-file-id'] as string;
     expect((await me.browser.get(`/file-service/download/${fileId}`)).rawPayload.equals(data)).toBe(true);
+  });
+
+  it('through a proxy that cuts the connection twice mid-upload, the client resumes each time to identical bytes', async () => {
+    const me = await h.account();
+    const data = randomBytes(3 * MiB);
+    const proxy = await cuttingProxy(new URL(h.origin), { afterBytes: MiB, times: 2 });
+    try {
+      const retried: number[] = [];
+      const patchedAt: number[] = [];
+      const url = await upload(h, me, data, {
+        endpoint: `${proxy.origin}${BASE}`,
+        metadata: { filename: 'proxied.bin' },
+        // One request for the whole file: each cut lands in the middle of a PATCH body.
+        chunkSize: Number.POSITIVE_INFINITY,
+        retryDelays: [50, 100, 200, 400],
+        onShouldRetry: (err) => (retried.push(err.originalResponse?.getStatus() ?? 0), true),
+        onBeforeRequest: (req) => {
+          if (req.getMethod() === 'PATCH') patchedAt.push(Number(req.getHeader('Upload-Offset')));
+        },
+      }).done;
+      expect(proxy.cuts).toBe(2);
+      // Two dropped connections; a retry that came while the server still finished the cut piece is told to wait (423).
+      expect(retried.filter((status) => status === 0)).toHaveLength(2);
+      expect(retried.every((status) => status === 0 || status === 423)).toBe(true);
+      // Each retry went on from the server's offset, never from the first byte again.
+      expect(patchedAt[0]).toBe(0);
+      expect(patchedAt.slice(1).every((offset, i) => offset >= patchedAt[i]!)).toBe(true);
+      expect(new Set(patchedAt).size).toBe(3);
+      expect(patchedAt.at(-1)).toBeGreaterThanOrEqual(1.5 * MiB);
+      const files = await listFiles(me.browser);
+      const file = files.find((f) => f.filename === 'proxied.bin')!;
+      expect(new URL(url).pathname).toMatch(/^\/file-service\/tus\//);
+      expect((await me.browser.get(`/file-service/download/${file._id}`)).rawPayload.equals(data)).toBe(true);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('creation-with-upload, checksums, and a wrong checksum keeps nothing', async () => {
