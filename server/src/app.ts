@@ -171,7 +171,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     uow.repos.files,
     folders,
     uploads,
-    new ResumableStore(blobStore, config.secrets.encryptionKey),
+    new ResumableStore(blobStore, config.secrets.encryptionKey, { hashPool: store.hashPool }),
     queue,
     clock,
     {

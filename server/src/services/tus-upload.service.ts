@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FileRow } from '../db/repositories/file.repository.js';
 import type { TusUploadRepository, TusUploadRow } from '../db/repositories/tus-upload.repository.js';
@@ -9,6 +9,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import { SNIFF_BYTES, detectContentType } from '../media/mime.js';
 import { newId, newSecret } from '../security/ids.js';
 import { BodyTooLongError, type ResumableStore, type ResumableTarget } from '../storage/resumable-store.js';
+import type { RunningHash } from '../storage/running-hash.js';
 import type { Clock } from './clock.js';
 import type { FolderService } from './folder.service.js';
 import type { UploadService } from './upload.service.js';
@@ -26,6 +27,15 @@ export const MAX_OPEN_UPLOADS = 100;
 const LEASE_MS = 15_000;
 const RENEW_MS = 5_000;
 const PURGE_BATCH = 100;
+/** A carried hash unused this long is dropped; the upload's end then hashes the stored bytes. */
+const HASH_IDLE_MS = 60_000;
+
+interface CarriedHash {
+  /** The upload offset the hash covers. */
+  offset: number;
+  hash: RunningHash;
+  idle: NodeJS.Timeout;
+}
 
 export interface AppendResult {
   upload: TusUploadRow;
@@ -41,7 +51,7 @@ export interface AppendResult {
  * the stored bytes otherwise.
  */
 export class TusUploadService {
-  private readonly hashes = new Map<string, { offset: number; hash: Hash }>();
+  private readonly hashes = new Map<string, CarriedHash>();
 
   constructor(
     private readonly uploads: TusUploadRepository,
@@ -90,7 +100,7 @@ export class TusUploadService {
       expiresAt: now + this.limits.expiryMs,
     };
     await this.uploads.insert(row);
-    this.hashes.set(id, { offset: 0, hash: createHash('sha256') });
+    this.carry(id, 0, this.store.startHash());
     return row;
   }
 
@@ -116,44 +126,51 @@ export class TusUploadService {
     renew.unref();
     try {
       const target: ResumableTarget = { storageKey: row.storageKey, wrappedKey: row.wrappedKey, length: row.length };
-      const carried = this.hashes.get(id);
-      const hash = carried?.offset === row.offset ? carried.hash.copy() : undefined;
-      const bodyHash = checksum ? createHash('sha256') : null;
-      let kept: number;
+      // The hash is taken for this piece and carried on only if the piece is stored cleanly.
+      const hash = this.takeHash(id, row.offset);
+      let carriedOn = false;
       try {
-        kept = await this.store.append(target, body, {
-          offset,
-          segment: row.segments,
-          keepPartial: checksum === null,
-          ...(bodyHash ? { onBytes: (bytes: Buffer) => bodyHash.update(bytes) } : {}),
-          ...(hash ? { hash } : {}),
-        });
-      } catch (err) {
-        if (err instanceof BodyTooLongError) throw new InvalidError(err.message);
-        throw err;
+        const bodyHash = checksum ? createHash('sha256') : null;
+        let kept: number;
+        try {
+          kept = await this.store.append(target, body, {
+            offset,
+            segment: row.segments,
+            keepPartial: checksum === null,
+            ...(bodyHash ? { onBytes: (bytes: Buffer) => bodyHash.update(bytes) } : {}),
+            ...(hash ? { hash } : {}),
+          });
+        } catch (err) {
+          if (err instanceof BodyTooLongError) throw new InvalidError(err.message);
+          throw err;
+        }
+        if (bodyHash && !bodyHash.digest().equals(checksum!)) {
+          throw new DomainError('CHECKSUM_MISMATCH', 'Upload-Checksum does not match the body; nothing of it was kept');
+        }
+        const next = offset + kept;
+        const complete = next === row.length;
+        // A piece that kept nothing leaves no segment: the next one takes its number.
+        const segments = row.segments + (kept > 0 || complete ? 1 : 0);
+        await this.uploads.advance(id, next, segments, this.clock.now() + this.limits.expiryMs);
+        const advanced = { ...row, offset: next, segments };
+        if (!complete) {
+          if (hash) this.carry(id, next, hash);
+          carriedOn = true;
+          return { upload: advanced, file: null };
+        }
+        let file: FileRow;
+        try {
+          file = await this.finish(advanced, hash);
+        } catch (err) {
+          // The file could not be made (its folder went meanwhile, the quota filled up): the upload
+          // ends here rather than sit complete with no file.
+          await this.forget(advanced);
+          throw err;
+        }
+        return { upload: { ...advanced, fileId: file.id }, file };
+      } finally {
+        if (!carriedOn) hash?.drop();
       }
-      if (bodyHash && !bodyHash.digest().equals(checksum!)) {
-        throw new DomainError('CHECKSUM_MISMATCH', 'Upload-Checksum does not match the body; nothing of it was kept');
-      }
-      const next = offset + kept;
-      const complete = next === row.length;
-      // A piece that kept nothing leaves no segment: the next one takes its number.
-      const segments = row.segments + (kept > 0 || complete ? 1 : 0);
-      await this.uploads.advance(id, next, segments, this.clock.now() + this.limits.expiryMs);
-      if (hash) this.hashes.set(id, { offset: next, hash });
-      else this.hashes.delete(id);
-      const advanced = { ...row, offset: next, segments };
-      if (!complete) return { upload: advanced, file: null };
-      let file: FileRow;
-      try {
-        file = await this.finish(advanced, hash);
-      } catch (err) {
-        // The file could not be made (its folder went meanwhile, the quota filled up): the upload
-        // ends here rather than sit complete with no file.
-        await this.forget(advanced);
-        throw err;
-      }
-      return { upload: { ...advanced, fileId: file.id }, file };
     } finally {
       clearInterval(renew);
       await this.uploads.release(id).catch(() => undefined);
@@ -177,10 +194,27 @@ export class TusUploadService {
     }
   }
 
-  private async finish(row: TusUploadRow, hash: Hash | undefined): Promise<FileRow> {
+  /** Keeps an upload's hash for its next piece; one that waits too long is let go (it holds a thread's slot). */
+  private carry(id: string, offset: number, hash: RunningHash): void {
+    const idle = setTimeout(() => this.takeHash(id, Number.NaN), HASH_IDLE_MS);
+    idle.unref();
+    this.hashes.set(id, { offset, hash, idle });
+  }
+
+  /** The upload's hash if it covers exactly the bytes before `offset`; any other is dropped. */
+  private takeHash(id: string, offset: number): RunningHash | undefined {
+    const carried = this.hashes.get(id);
+    if (!carried) return undefined;
+    this.hashes.delete(id);
+    clearTimeout(carried.idle);
+    if (carried.offset === offset) return carried.hash;
+    carried.hash.drop();
+    return undefined;
+  }
+
+  private async finish(row: TusUploadRow, hash: RunningHash | undefined): Promise<FileRow> {
     const target: ResumableTarget = { storageKey: row.storageKey, wrappedKey: row.wrappedKey, length: row.length };
     const { sha256, head } = await this.store.complete(target, row.segments, hash, SNIFF_BYTES);
-    this.hashes.delete(row.id);
     const file = await this.fileUploads.commitStored({
       ownerId: row.ownerId,
       folderId: row.folderId,
@@ -196,11 +230,10 @@ export class TusUploadService {
   }
 
   private async forget(row: TusUploadRow): Promise<void> {
-    this.hashes.delete(row.id);
+    this.takeHash(row.id, Number.NaN);
     if (row.fileId === null) {
       // Deletion is queued before the row goes: a crash between the two leaves a row the next purge takes again.
-      const keys = Array.from({ length: row.segments + 1 }, (_, i) => `tus/${row.storageKey}-${i}`);
-      await this.jobs.enqueue(JOB.blobDelete, { keys }, { lane: row.ownerId });
+      await this.jobs.enqueue(JOB.blobDelete, { keys: this.store.storedKeys(row, row.segments) }, { lane: row.ownerId });
     }
     await this.uploads.delete(row.id);
   }

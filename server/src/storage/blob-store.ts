@@ -26,6 +26,24 @@ export interface BlobStore {
   close(): Promise<void>;
 }
 
+/**
+ * A store that can grow one object in place, piece by piece (local disk): a resumable upload
+ * then lands where it will stay, and completing it is a rename rather than a copy of every byte.
+ */
+export interface GrowableBlobStore extends BlobStore {
+  /**
+   * Writes the stream into `key` from byte `position` on, first cutting off anything stored past
+   * it; `position` 0 starts the object anew. Every byte written is durable when this resolves.
+   */
+  writeAt(key: string, position: number, body: Readable): Promise<{ size: number }>;
+  /** Makes the object `from` visible as `to`, atomically and durably; `from` is gone after. */
+  promote(from: string, to: string): Promise<void>;
+}
+
+export function isGrowable(store: BlobStore): store is GrowableBlobStore {
+  return 'writeAt' in store && 'promote' in store;
+}
+
 export class BlobNotFoundError extends Error {
   constructor(readonly key: string) {
     super(`No stored object ${key}`);

@@ -1,5 +1,5 @@
 import type { StorageConfig } from '../config.js';
-import type { BlobStore, EncryptedStore } from './blob-store.js';
+import type { BlobStore } from './blob-store.js';
 import { ChunkedEncryptedStore, type EncryptedStoreOptions } from './encrypted.store.js';
 import { LocalDiskStore } from './local-disk.store.js';
 import { S3BlobStore } from './s3.store.js';
@@ -14,6 +14,6 @@ export function createBlobStore(config: StorageConfig): BlobStore {
   }
 }
 
-export function createEncryptedStore(blobStore: BlobStore, masterKey: Buffer, options?: EncryptedStoreOptions): EncryptedStore {
+export function createEncryptedStore(blobStore: BlobStore, masterKey: Buffer, options?: EncryptedStoreOptions): ChunkedEncryptedStore {
   return new ChunkedEncryptedStore(blobStore, masterKey, options);
 }

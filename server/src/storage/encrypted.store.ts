@@ -31,7 +31,8 @@ const BATCHES_AHEAD = 2;
 export class ChunkedEncryptedStore implements EncryptedStore {
   private readonly chunkSize: number;
   private readonly batchBytes: number;
-  private readonly hashPool: HashPool;
+  /** The hashing threads, shared with resumable uploads. */
+  readonly hashPool: HashPool;
 
   constructor(
     private readonly inner: BlobStore,

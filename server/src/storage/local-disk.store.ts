@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertValidKey, assertValidRange } from './blob-key.js';
-import { BlobNotFoundError, type BlobStore, type ByteRange } from './blob-store.js';
+import { BlobNotFoundError, type ByteRange, type GrowableBlobStore } from './blob-store.js';
 
 export interface LocalDiskStoreOptions {
   /** Temp files untouched for this long are leftovers of a crash, removed before the first write. */
@@ -16,13 +16,15 @@ const DEFAULT_STALE_TEMP_MS = 60 * 60 * 1000;
 const READ_BUFFER_BYTES = 512 * 1024;
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 const MAX_WRITE_PIECES = 1024;
+/** A piece written in place starts reaching the disk after this much, ahead of its final sync. */
+const EARLY_FLUSH_BYTES = 4 * 1024 * 1024;
 
 /**
  * Objects as files under `root`. Writes land in `root/.tmp` (same filesystem, so the final
  * rename is atomic) and are fsynced before and after the rename: a key either names every
  * byte or does not exist, even across a crash.
  */
-export class LocalDiskStore implements BlobStore {
+export class LocalDiskStore implements GrowableBlobStore {
   readonly root: string;
   private readonly tempDir: string;
   private ready: Promise<void> | undefined;
@@ -61,6 +63,43 @@ export class LocalDiskStore implements BlobStore {
       if (finalPath) await unlink(finalPath).catch(ignoreMissing);
       throw err;
     }
+  }
+
+  async writeAt(key: string, position: number, body: Readable): Promise<{ size: number }> {
+    let handle: FileHandle | undefined;
+    try {
+      assertValidKey(key);
+      if (!Number.isSafeInteger(position) || position < 0) throw new RangeError(`Bad position ${position}`);
+      await this.prepare();
+      const target = this.pathOf(key);
+      await ensureDir(path.dirname(target));
+      // Past the start, the object must exist already: a missing one means its earlier pieces are gone.
+      handle = await open(target, position === 0 ? 'w' : 'r+', 0o600).catch((err: unknown) => {
+        throw isMissing(err) ? new BlobNotFoundError(key) : err;
+      });
+      await handle.truncate(position);
+      const size = await writeAll(body, handle, position, EARLY_FLUSH_BYTES);
+      await handle.sync();
+      if (position === 0) await syncDir(path.dirname(target));
+      return { size };
+    } catch (err) {
+      body.destroy();
+      throw err;
+    } finally {
+      await handle?.close().catch(() => undefined);
+    }
+  }
+
+  async promote(from: string, to: string): Promise<void> {
+    assertValidKey(from);
+    assertValidKey(to);
+    const target = this.pathOf(to);
+    await ensureDir(path.dirname(target));
+    await rename(this.pathOf(from), target).catch((err: unknown) => {
+      throw isMissing(err) ? new BlobNotFoundError(from) : err;
+    });
+    await syncDir(path.dirname(target));
+    if (path.dirname(target) !== path.dirname(this.pathOf(from))) await syncDir(path.dirname(this.pathOf(from)));
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
@@ -128,38 +167,80 @@ export class LocalDiskStore implements BlobStore {
  * one (a single writev), so a body in many small pieces costs few system calls; and each piece is
  * written as it is, where reading the body by async iteration would first join whatever is buffered.
  */
-async function writeAll(body: Readable, handle: FileHandle): Promise<number> {
+async function writeAll(body: Readable, handle: FileHandle, start = 0, flushEvery = 0): Promise<number> {
   let size = 0;
+  const flusher = flushEvery > 0 ? new EarlyFlusher(handle, flushEvery) : null;
   const sink = new Writable({
     highWaterMark: WRITE_BUFFER_BYTES,
     write(chunk: Buffer, _encoding, done) {
+      const at = start + size;
       size += chunk.length;
-      writePieces(handle, [chunk]).then(() => done(), done);
+      writePieces(handle, [chunk], at).then(() => (flusher?.written(chunk.length), done()), done);
     },
     writev(chunks, done) {
       const pieces = chunks.map(({ chunk }) => chunk as Buffer);
-      for (const piece of pieces) size += piece.length;
-      writePieces(handle, pieces).then(() => done(), done);
+      const at = start + size;
+      let bytes = 0;
+      for (const piece of pieces) bytes += piece.length;
+      size += bytes;
+      writePieces(handle, pieces, at).then(() => (flusher?.written(bytes), done()), done);
     },
   });
   // The sink's buffer gives backpressure; the pipeline fails if the body errors.
-  await pipeline(body, sink);
+  try {
+    await pipeline(body, sink);
+  } finally {
+    await flusher?.settled();
+  }
   return size;
 }
 
-async function writePieces(handle: FileHandle, pieces: Buffer[]): Promise<void> {
+/**
+ * Starts flushing written bytes to disk while more arrive, one flush at a time: the sync that
+ * makes a piece durable then finds little left to write, so the client waits less between pieces.
+ */
+class EarlyFlusher {
+  private pending = 0;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly every: number,
+  ) {}
+
+  written(bytes: number): void {
+    this.pending += bytes;
+    if (this.pending < this.every || this.running) return;
+    this.pending = 0;
+    this.running = this.handle.datasync().then(
+      () => void (this.running = null),
+      () => void (this.running = null),
+    );
+  }
+
+  async settled(): Promise<void> {
+    await this.running;
+  }
+}
+
+/** Writes the pieces one after another from file position `at`. */
+async function writePieces(handle: FileHandle, pieces: Buffer[], at: number): Promise<void> {
   // One writev takes at most IOV_MAX (1024 on Linux) buffers.
   for (let from = 0; from < pieces.length; from += MAX_WRITE_PIECES) {
     const batch = pieces.slice(from, from + MAX_WRITE_PIECES);
-    let { bytesWritten } = await handle.writev(batch);
+    let { bytesWritten } = await handle.writev(batch, at);
     // A short write is rare on a regular file; then the rest goes piece by piece.
     for (const piece of batch) {
       if (bytesWritten >= piece.length) {
         bytesWritten -= piece.length;
+        at += piece.length;
         continue;
       }
+      at += bytesWritten;
       for (let offset = bytesWritten; offset < piece.length;) {
-        offset += (await handle.write(piece, offset, piece.length - offset)).bytesWritten;
+        const { bytesWritten: n } = await handle.write(piece, offset, piece.length - offset, at);
+        offset += n;
+        at += n;
       }
       bytesWritten = 0;
     }

@@ -1,9 +1,11 @@
-import { createHash, randomBytes, type Hash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { BlobStore } from './blob-store.js';
+import { isGrowable, type BlobStore } from './blob-store.js';
 import { openChunks, sealChunks, type SealKey } from './chunk-cipher.js';
 import { ChunkLayout, DEFAULT_CHUNK_SIZE, encodeHeader } from './chunk-format.js';
+import type { HashPool } from './hash-pool.js';
 import { assertMasterKey, unwrapDataKey, wrapDataKey } from './key-wrap.js';
+import { RunningHashes, type RunningHash } from './running-hash.js';
 
 /** A resumable upload's place in storage: where its bytes go and the key they are sealed with. */
 export interface ResumableTarget {
@@ -23,8 +25,8 @@ export interface AppendOptions {
   keepPartial: boolean;
   /** Every byte of the body as received, before any is kept or dropped (checksums). */
   onBytes?: (bytes: Buffer) => void;
-  /** The SHA-256 state of the bytes before `offset`, when this process has it; it is advanced in place. */
-  hash?: Hash;
+  /** The SHA-256 of the bytes before `offset`, when this process has it; the kept bytes are fed to it. */
+  hash?: RunningHash;
 }
 
 export class BodyTooLongError extends Error {
@@ -37,8 +39,13 @@ export class BodyTooLongError extends Error {
 /** Plaintext gathered before sealing: whole chunks, as the upload path seals them. */
 const BATCH_BYTES = 1024 * 1024;
 
-function segmentKey(target: ResumableTarget, segment: number): string {
+function segmentKey(target: Pick<ResumableTarget, 'storageKey'>, segment: number): string {
   return `tus/${target.storageKey}-${segment}`;
+}
+
+/** The one growing object of an upload on a store that writes in place. */
+function partialKey(target: Pick<ResumableTarget, 'storageKey'>): string {
+  return `tus/${target.storageKey}`;
 }
 
 /**
@@ -47,14 +54,27 @@ function segmentKey(target: ResumableTarget, segment: number): string {
  * chunks (a broken piece keeps the whole chunks that arrived; the part of a chunk is dropped and
  * sent again), so bytes are encrypted from the first one and durable once a segment is stored.
  * Completing joins the segments under the file's key: the same object a one-request upload makes.
+ * A store that grows objects in place (local disk) takes each piece at its final position in one
+ * object instead, and completing is a rename.
  */
 export class ResumableStore {
+  private readonly hashes: RunningHashes;
+
   constructor(
     private readonly inner: BlobStore,
     private readonly masterKey: Buffer,
-    private readonly chunkSize = DEFAULT_CHUNK_SIZE,
+    options: { hashPool?: HashPool | null; chunkSize?: number } = {},
   ) {
     assertMasterKey(masterKey);
+    this.chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+    this.hashes = new RunningHashes(options.hashPool ?? null);
+  }
+
+  private readonly chunkSize: number;
+
+  /** A SHA-256 to carry over an upload's pieces, on the hashing threads when one is free. */
+  startHash(): RunningHash {
+    return this.hashes.start();
   }
 
   begin(storageKey: string, length: number): ResumableTarget {
@@ -72,11 +92,11 @@ export class ResumableStore {
     async function* sealed(): AsyncGenerator<Buffer> {
       const batch = Buffer.allocUnsafe(BATCH_BYTES - (BATCH_BYTES % seal.chunkSize) || seal.chunkSize);
       let filled = 0;
-      const flush = (isFinal: boolean): Buffer[] => {
+      const flush = async (isFinal: boolean): Promise<Buffer[]> => {
         const whole = isFinal ? filled : filled - (filled % seal.chunkSize);
         if (whole === 0 && !isFinal) return [];
         const plaintext = batch.subarray(0, whole);
-        options.hash?.update(plaintext);
+        await options.hash?.update(plaintext);
         const records = sealChunks(seal, (offset + kept) / seal.chunkSize, plaintext, isFinal);
         kept += whole;
         batch.copy(batch, 0, whole, filled);
@@ -91,7 +111,7 @@ export class ResumableStore {
             const copied = piece.copy(batch, filled, at);
             filled += copied;
             at += copied;
-            if (filled === batch.length) yield* flush(offset + kept + filled === target.length);
+            if (filled === batch.length) yield* await flush(offset + kept + filled === target.length);
           }
         }
       } catch (err) {
@@ -99,9 +119,20 @@ export class ResumableStore {
         broken = err;
       }
       const complete = offset + kept + filled === target.length;
-      if (filled > 0 || (complete && kept === 0 && layout.plaintextSize === 0)) yield* flush(complete && broken === null);
+      if (filled > 0 || (complete && kept === 0 && layout.plaintextSize === 0)) yield* await flush(complete && broken === null);
     }
-    await this.inner.put(segmentKey(target, options.segment), Readable.from(sealed()));
+    const inner = this.inner;
+    if (isGrowable(inner)) {
+      // The first piece starts the object with its header; each later one goes where its chunks belong.
+      const position = offset === 0 ? 0 : layout.storedOffset(offset / seal.chunkSize);
+      const headed = async function* (): AsyncGenerator<Buffer> {
+        if (offset === 0) yield seal.header;
+        yield* sealed();
+      };
+      await inner.writeAt(partialKey(target), position, Readable.from(headed()));
+    } else {
+      await inner.put(segmentKey(target, options.segment), Readable.from(sealed()));
+    }
     return kept;
   }
 
@@ -112,7 +143,7 @@ export class ResumableStore {
   async complete(
     target: ResumableTarget,
     segments: number,
-    hash: Hash | undefined,
+    hash: RunningHash | undefined,
     headBytes: number,
   ): Promise<{ sha256: string; head: Buffer }> {
     const seal = this.sealKey(target);
@@ -121,7 +152,8 @@ export class ResumableStore {
       yield seal.header;
       for (let i = 0; i < segments; i++) for await (const piece of await inner.get(segmentKey(target, i))) yield piece as Buffer;
     }
-    await this.inner.put(target.storageKey, Readable.from(joined()));
+    if (isGrowable(inner)) await inner.promote(partialKey(target), target.storageKey);
+    else await inner.put(target.storageKey, Readable.from(joined()));
     const layout = new ChunkLayout(seal.chunkSize, target.length);
     const plan = { blobKey: target.storageKey, key: seal.key, header: seal.header, layout };
     // The first bytes, for content sniffing: only the chunks that hold them are read.
@@ -132,10 +164,11 @@ export class ResumableStore {
       const bytes = await this.inner.get(target.storageKey, stored);
       for await (const piece of openChunks(bytes, { ...plan, first, last, startsWithHeader: false, slice })) head.push(piece);
     }
-    let digest = hash;
-    if (!digest && target.length === 0) digest = createHash('sha256');
-    if (!digest) {
-      digest = createHash('sha256');
+    // A hash that failed on its thread is as good as none: the stored bytes are hashed instead.
+    let sha256 = hash ? await hash.digest().catch(() => null) : null;
+    if (sha256 === null && target.length === 0) sha256 = createHash('sha256').digest('hex');
+    if (sha256 === null) {
+      const digest = createHash('sha256');
       const whole = openChunks(await this.inner.get(target.storageKey), {
         ...plan,
         first: 0,
@@ -144,14 +177,21 @@ export class ResumableStore {
         slice: { start: 0, end: target.length - 1 },
       });
       for await (const piece of whole) digest.update(piece);
+      sha256 = digest.digest('hex');
     }
     await this.discardSegments(target, segments);
-    return { sha256: digest.digest('hex'), head: Buffer.concat(head) };
+    return { sha256, head: Buffer.concat(head) };
   }
 
   /** Removes the segments (a completed, terminated or expired upload). */
   async discardSegments(target: Pick<ResumableTarget, 'storageKey'>, segments: number): Promise<void> {
-    for (let i = 0; i <= segments; i++) await this.inner.delete(`tus/${target.storageKey}-${i}`);
+    for (const key of this.storedKeys(target, segments)) await this.inner.delete(key);
+  }
+
+  /** Every key an upload with `segments` pieces may have stored bytes under (one more for a piece cut short). */
+  storedKeys(target: Pick<ResumableTarget, 'storageKey'>, segments: number): string[] {
+    if (isGrowable(this.inner)) return [partialKey(target)];
+    return Array.from({ length: segments + 1 }, (_, i) => segmentKey(target, i));
   }
 
   private sealKey(target: ResumableTarget): SealKey {

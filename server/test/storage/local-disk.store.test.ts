@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BlobNotFoundError } from '../../src/storage/blob-store.js';
 import { LocalDiskStore } from '../../src/storage/local-disk.store.js';
 import { failingStream, readAll, streamOf } from './storage-fixtures.js';
 
@@ -79,5 +80,42 @@ describe('local disk store', () => {
     const store = new LocalDiskStore(path.join(root, 'nested', 'files'));
     await store.put('k', streamOf(Buffer.from('x')));
     expect(await store.stat('k')).toEqual({ size: 1 });
+  });
+
+  describe('growing an object in place', () => {
+    it('writes each piece at its position, cutting off what lay past it, then promotes it whole', async () => {
+      const store = new LocalDiskStore(root);
+      const data = randomBytes(300_000);
+      await store.writeAt('tus/part', 0, streamOf(data.subarray(0, 120_000), 3));
+      // A piece cut short earlier left bytes past 100,000 that the next piece replaces.
+      await store.writeAt('tus/part', 100_000, streamOf(data.subarray(100_000, 200_000)));
+      await store.writeAt('tus/part', 200_000, streamOf(data.subarray(200_000)));
+      expect(await store.stat('tus/part')).toEqual({ size: data.length });
+
+      await store.promote('tus/part', 'final');
+      expect(await store.stat('tus/part')).toBeNull();
+      expect((await readAll(store.get('final'))).equals(data)).toBe(true);
+      expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+    });
+
+    it('starts anew at position 0, and refuses a later piece of an object that is not there', async () => {
+      const store = new LocalDiskStore(root);
+      await store.writeAt('tus/a', 0, streamOf(Buffer.from('first attempt, longer')));
+      await store.writeAt('tus/a', 0, streamOf(Buffer.from('again')));
+      expect((await readAll(store.get('tus/a'))).toString()).toBe('again');
+      await expect(store.writeAt('tus/missing', 10, streamOf(Buffer.from('x')))).rejects.toBeInstanceOf(BlobNotFoundError);
+      await expect(store.writeAt('tus/a', -1, streamOf(Buffer.from('x')))).rejects.toThrow(RangeError);
+      await expect(store.promote('tus/missing', 'final')).rejects.toBeInstanceOf(BlobNotFoundError);
+    });
+
+    it('keeps what a failing piece wrote before it broke, for the next piece to cut off', async () => {
+      const store = new LocalDiskStore(root);
+      await store.writeAt('tus/b', 0, streamOf(Buffer.alloc(1000, 1)));
+      await expect(store.writeAt('tus/b', 1000, failingStream(randomBytes(200_000), new Error('cut')))).rejects.toThrow('cut');
+      await store.writeAt('tus/b', 1000, streamOf(Buffer.alloc(10, 2)));
+      const stored = await readAll(store.get('tus/b'));
+      expect(stored.length).toBe(1010);
+      expect(stored.subarray(1000).equals(Buffer.alloc(10, 2))).toBe(true);
+    });
   });
 });

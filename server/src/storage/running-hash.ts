@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import type { HashJob, HashPool } from './hash-pool.js';
+
+/** The SHA-256 of bytes fed in order over many requests (a resumable upload), read once at the end. */
+export interface RunningHash {
+  /** Adds bytes; the caller may reuse its buffer once this resolves. */
+  update(bytes: Buffer): Promise<void>;
+  /** The digest of everything fed; the hash is spent. */
+  digest(): Promise<string>;
+  /** Abandons it (its upload failed a piece or went quiet). */
+  drop(): void;
+}
+
+/** Batches a pooled hash may have on the worker at once: bounds its memory, keeps the worker busy. */
+const MAX_IN_FLIGHT = 4;
+
+/** Hashes on the calling thread: when the pool has no thread to spare. */
+class LocalHash implements RunningHash {
+  private readonly hash = createHash('sha256');
+
+  update(bytes: Buffer): Promise<void> {
+    this.hash.update(bytes);
+    return Promise.resolve();
+  }
+
+  digest(): Promise<string> {
+    return Promise.resolve(this.hash.digest('hex'));
+  }
+
+  drop(): void {}
+}
+
+/** Hashes on the shared worker pool, so the request thread only seals and stores. */
+class PooledHash implements RunningHash {
+  private inFlight = 0;
+  private readonly spare: Buffer[] = [];
+  private wake: (() => void) | undefined;
+  private failure: Error | null = null;
+  private readonly result: Promise<string>;
+  private settle!: { resolve: (sha256: string) => void; reject: (error: Error) => void };
+  private readonly job: HashJob | null;
+
+  constructor(pool: HashPool) {
+    this.result = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+    // A dropped hash's digest is never asked for: an unobserved rejection is not a fault.
+    this.result.catch(() => undefined);
+    this.job = pool.open({
+      hashed: (buffer, sha256) => {
+        this.inFlight -= 1;
+        this.spare.push(buffer);
+        if (sha256 !== undefined) this.settle.resolve(sha256);
+        this.signal();
+      },
+      failed: (error) => this.fail(error),
+    });
+  }
+
+  get usable(): boolean {
+    return this.job !== null;
+  }
+
+  async update(bytes: Buffer): Promise<void> {
+    while (this.inFlight >= MAX_IN_FLIGHT && !this.failure) await new Promise<void>((resolve) => (this.wake = resolve));
+    if (this.failure) throw this.failure;
+    const buffer = this.bufferFor(bytes.length);
+    bytes.copy(buffer);
+    this.inFlight += 1;
+    this.job!.update(buffer, bytes.length, false);
+  }
+
+  digest(): Promise<string> {
+    if (!this.failure) {
+      this.inFlight += 1;
+      this.job!.update(this.bufferFor(0), 0, true);
+    }
+    return this.result;
+  }
+
+  drop(): void {
+    this.job?.drop();
+    this.fail(new Error('The running hash was dropped'));
+  }
+
+  private bufferFor(length: number): Buffer {
+    const index = this.spare.findIndex((b) => b.length >= length);
+    if (index >= 0) return this.spare.splice(index, 1)[0]!;
+    // A whole ArrayBuffer of its own: it is handed to the worker and back.
+    return Buffer.allocUnsafeSlow(Math.max(length, 1));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.settle.reject(this.failure);
+    this.signal();
+  }
+
+  private signal(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
+
+/**
+ * Running hashes on the shared pool, at most `maxPooled` at once (each holds a pool task for as
+ * long as its upload runs); beyond that, and without a pool, they hash on the calling thread.
+ */
+export class RunningHashes {
+  private pooled = 0;
+
+  constructor(
+    private readonly pool: HashPool | null,
+    private readonly maxPooled = 16,
+  ) {}
+
+  start(): RunningHash {
+    if (this.pool && this.pooled < this.maxPooled) {
+      const hash = new PooledHash(this.pool);
+      if (hash.usable) {
+        this.pooled += 1;
+        return this.released(hash);
+      }
+    }
+    return new LocalHash();
+  }
+
+  /** Frees the pooled slot once the hash is read or dropped, whichever comes first. */
+  private released(hash: PooledHash): RunningHash {
+    let done = false;
+    const release = () => {
+      if (done) return;
+      done = true;
+      this.pooled -= 1;
+    };
+    return {
+      update: (bytes) => hash.update(bytes),
+      digest: () => hash.digest().finally(release),
+      drop: () => (hash.drop(), release()),
+    };
+  }
+}
