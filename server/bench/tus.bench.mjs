@@ -1,7 +1,7 @@
 // Resumable (tus, 16 MiB pieces) versus single-POST upload of the same 1 GiB file, against the
 // built server in its own process on SQLite, alternating the two so drift hits both alike; with
 // the server's resident memory sampled during each. Prints figures; asserts nothing.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
@@ -159,6 +159,9 @@ try {
       const run = await measured(server.pid, () => send(base, session, source, `${kind}-${round}.bin`));
       runs[kind].push(run);
       await remove(run.result);
+      // Each run starts with the disk quiet: the last one's dirty pages and deletion are done.
+      await new Promise((r) => setTimeout(r, 1000));
+      execFileSync('sync');
     }
   }
   const mbps = (run) => SIZE / MB / run.seconds;
