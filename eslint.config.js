@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'artifacts/**', '.test-results/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'artifacts/**', '.test-results/**', 'server/eval/.real-media/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
