@@ -41,12 +41,12 @@ function run(ffmpegPath: string, args: string[]): Promise<Run> {
   });
 }
 
-function frameArgs(url: string, atSeconds: number): string[] {
+function frameArgs(url: string, atSeconds: number, protocols = 'http,tcp'): string[] {
   return [
     ...['-nostdin', '-hide_banner', '-loglevel', 'error'],
-    // Only our loopback URL, read as a plain container: a crafted playlist must not make ffmpeg
-    // open files or other hosts.
-    ...['-protocol_whitelist', 'http,tcp', '-format_whitelist', VIDEO_CONTAINERS],
+    // Only our loopback URL (or the one local file), read as a plain container: a crafted playlist
+    // must not make ffmpeg open other files or hosts.
+    ...['-protocol_whitelist', protocols, '-format_whitelist', VIDEO_CONTAINERS],
     ...['-ss', String(atSeconds), '-i', url],
     ...['-frames:v', '1', '-an', '-sn', '-dn', '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'],
   ];
@@ -65,4 +65,10 @@ export async function posterFrame(ffmpegPath: string, url: string): Promise<Buff
   }
   const reason = last?.stderr.split('\n').pop() || (last?.code === null ? 'ffmpeg was stopped' : 'no video frame found');
   throw new MediaUnprocessableError(`Cannot read the video: ${reason}`);
+}
+
+/** The frame of a local video file at `atSeconds`, as PNG; null when there is none there. */
+export async function frameOfFile(ffmpegPath: string, file: string, atSeconds: number): Promise<Buffer | null> {
+  const result = await run(ffmpegPath, frameArgs(file, atSeconds, 'file'));
+  return result.code === 0 && result.stdout.length > 0 ? result.stdout : null;
 }

@@ -13,7 +13,7 @@ import { describeFile, describeFolder, type Description } from './text/describe.
  * Version of what the analysis extracts. Raise it when extraction improves: the backfill job
  * then re-analyses every older entry in the background.
  */
-export const ANALYSIS_VERSION = 1;
+export const ANALYSIS_VERSION = 2;
 const FOLDER_CHILDREN = 200;
 
 /** Builds the search entries of files and folders. Idempotent: running it twice changes nothing. */

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { validDate, type Analysis } from './analysis.js';
-import { VIDEO_CONTAINERS } from '../../media/ffmpeg.js';
+import { VIDEO_CONTAINERS, frameOfFile } from '../../media/ffmpeg.js';
+import sharp from 'sharp';
+import { pictureText, seePicture, type PictureContent } from './vision/describe-picture.js';
 import { placeOf } from './places.js';
 
 const run = promisify(execFile);
@@ -51,10 +53,28 @@ export async function analyzeVideo(path: string): Promise<Analysis> {
     .filter(Boolean);
   const seconds = Number(probe.format?.duration ?? 0);
   const length = seconds > 0 ? (seconds < 90 ? 'short clip' : seconds > 1200 ? 'long video' : '') : '';
+  const isVideo = probe.streams?.some((s) => s.codec_type === 'video') ?? false;
   return {
-    kind: probe.streams?.some((s) => s.codec_type === 'video') ? 'video' : 'audio',
-    text: [...described, length].join(' ').trim(),
+    kind: isVideo ? 'video' : 'audio',
+    text: [isVideo ? await framesText(path, seconds) : '', ...described, length].filter(Boolean).join(' ').trim(),
     contentDate: validDate(tags['creation_time'] ?? tags['com.apple.quicktime.creationdate'] ?? tags['date']),
     place: gps ? placeOf(gps[0], gps[1]) : null,
   };
+}
+
+/** Where frames are sampled, as fractions of the length: the start, the middle and near the end. */
+const FRAME_POINTS = [0.1, 0.5, 0.9];
+
+/** What frames sampled across the video show; '' when they cannot be read. */
+async function framesText(path: string, seconds: number): Promise<string> {
+  const seen: PictureContent[] = [];
+  for (const point of seconds > 0 ? FRAME_POINTS : [0]) {
+    try {
+      const frame = await frameOfFile('ffmpeg', path, Math.floor(seconds * point * 10) / 10);
+      if (frame) seen.push(await seePicture(sharp(frame)));
+    } catch {
+      // A frame that does not decode says nothing; the others may.
+    }
+  }
+  return pictureText(seen);
 }
