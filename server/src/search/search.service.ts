@@ -5,6 +5,8 @@ import type { Clock } from '../services/clock.js';
 import type { SearchFilters, SearchRepository } from './db/search.repository.js';
 import type { FallbackEmbeddingProvider } from './embed/fallback.js';
 import { normalize } from './embed/quantize.js';
+import { landmarkPlaces } from './language/landmarks.js';
+import { spellingCandidates } from './language/spelling.js';
 import { parseQuery, type ParsedQuery } from './query/parse-query.js';
 import { fuse } from './rank/fuse.js';
 import type { VectorHit, VectorIndex } from './rank/vector-index.js';
@@ -19,6 +21,17 @@ const CANDIDATES = 50;
 export const SIMILARITY_FLOOR = 0.3;
 /** Vector matches this far below the best one are noise next to it. */
 const RELATIVE_FLOOR = 0.2;
+/**
+ * When no word of the query is in any file, a photo or video matched by meaning alone must be at
+ * least this close to count. Pictures are described in few words (what the detector saw, their
+ * colours, place and date), so their vectors sit near every visual question: below this,
+ * unrelated ones ("giraffe", "golf course") score as high as right ones, and the honest answer
+ * is "nothing". Set on the tuning part of the real-photo evaluation.
+ */
+export const MEANING_ONLY_FLOOR = 0.5;
+/** The same for documents, scans and folders matched by meaning alone: their text says more. */
+export const MEANING_ONLY_TEXT_FLOOR = 0.4;
+const SPARSELY_DESCRIBED = new Set(['photo', 'video']);
 
 export interface SemanticResults {
   files: FileRow[];
@@ -61,11 +74,36 @@ export class SemanticSearchService {
   }
 
   private async answer(ownerId: string, query: string): Promise<SemanticResults> {
-    const parsed = parseQuery(query, this.clock.now());
+    const read = parseQuery(query, this.clock.now());
+    const terms = await this.spellChecked(ownerId, read.terms);
+    // A landmark is looked for where it stands, as well as by its own name.
+    const parsed = { ...read, terms: [...new Set([...terms, ...landmarkPlaces(read.terms)])] };
     const place = (await this.placeFilter(ownerId, parsed)) ? parsed.place : null;
     const filters: SearchFilters = { kinds: parsed.kinds, dateRange: parsed.dateRange, place, anyPlace: parsed.anyPlace };
     const ranked = parsed.terms.length > 0 ? await this.retrieve(ownerId, parsed, filters) : await this.filtersOnly(ownerId, filters);
     return this.load(ownerId, ranked, parsed);
+  }
+
+  /**
+   * Each word that is no English word and in none of the owner's files is taken for a misspelling
+   * of the likeliest word that is in them ("pasport" → passport); otherwise it stays as typed.
+   */
+  private async spellChecked(ownerId: string, terms: string[]): Promise<string[]> {
+    const checked: string[] = [];
+    for (const term of terms) {
+      const candidates = spellingCandidates(term);
+      let fixed = term;
+      if (candidates.length > 0 && !(await this.entries.hasTerm(ownerId, term))) {
+        for (const candidate of candidates) {
+          if (await this.entries.hasTerm(ownerId, candidate)) {
+            fixed = candidate;
+            break;
+          }
+        }
+      }
+      checked.push(fixed);
+    }
+    return checked;
   }
 
   /**
@@ -87,9 +125,14 @@ export class SemanticSearchService {
       await vector.catch(() => undefined);
       throw err;
     });
+    const found = await vector;
+    const meaning =
+      keyword.length > 0
+        ? found
+        : found.filter((h) => h.score >= (SPARSELY_DESCRIBED.has(h.kind ?? '') ? MEANING_ONLY_FLOOR : MEANING_ONLY_TEXT_FLOOR));
     const fused = fuse([
       { items: keyword, weight: 1 },
-      { items: await vector, weight: 1 },
+      { items: meaning, weight: 1 },
     ]);
     return fused.map((f) => ({ itemId: f.itemId, itemType: f.itemType }));
   }

