@@ -27,6 +27,8 @@ export interface SearchConfig {
   enabled: boolean;
   /** An OpenAI-compatible embeddings endpoint; null uses the bundled local model. */
   embeddings: { url: string; model: string; apiKey?: string } | null;
+  /** An OpenAI-compatible chat endpoint with a vision model that captions photos; null: none. */
+  captions?: { url: string; model: string; apiKey?: string } | null;
 }
 
 export interface HttpConfig {
@@ -121,6 +123,9 @@ const envSchema = z.object({
   EMBEDDINGS_URL: url(['http:', 'https:'], 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
   EMBEDDINGS_MODEL: text.optional(),
   EMBEDDINGS_API_KEY: text.optional(),
+  CAPTIONS_URL: url(['http:', 'https:'], 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
+  CAPTIONS_MODEL: text.optional(),
+  CAPTIONS_API_KEY: text.optional(),
 });
 
 type Env = Record<string, string | undefined>;
@@ -138,6 +143,7 @@ function crossFieldProblems(env: Env): string[] {
   if (env.DATABASE_URL && !env.SECRET_KEY) problems.push('SECRET_KEY: required when DATABASE_URL is set (servers share it)');
   if (env.DATABASE_URL && !env.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY: required when DATABASE_URL is set (servers share it)');
   if (env.EMBEDDINGS_URL && !env.EMBEDDINGS_MODEL) problems.push('EMBEDDINGS_MODEL: required when EMBEDDINGS_URL is set');
+  if (env.CAPTIONS_URL && !env.CAPTIONS_MODEL) problems.push('CAPTIONS_MODEL: required when CAPTIONS_URL is set');
   return problems;
 }
 
@@ -208,6 +214,10 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
       embeddings:
         e.EMBEDDINGS_URL && e.EMBEDDINGS_MODEL
           ? { url: e.EMBEDDINGS_URL, model: e.EMBEDDINGS_MODEL, ...(e.EMBEDDINGS_API_KEY ? { apiKey: e.EMBEDDINGS_API_KEY } : {}) }
+          : null,
+      captions:
+        e.CAPTIONS_URL && e.CAPTIONS_MODEL
+          ? { url: e.CAPTIONS_URL, model: e.CAPTIONS_MODEL, ...(e.CAPTIONS_API_KEY ? { apiKey: e.CAPTIONS_API_KEY } : {}) }
           : null,
     },
     webRoot: webRoot && existsSync(path.join(webRoot, 'index.html')) ? webRoot : null,

@@ -6,7 +6,9 @@ import type { SearchEntry, SearchRepository } from './db/search.repository.js';
 import type { FallbackEmbeddingProvider } from './embed/fallback.js';
 import { quantize } from './embed/quantize.js';
 import type { Analysis } from './extract/analysis.js';
+import type { RemoteCaptioner } from './caption/remote-captioner.js';
 import { readContent } from './read-content.js';
+import sharp from 'sharp';
 import { describeFile, describeFolder, type Description } from './text/describe.js';
 
 /**
@@ -15,6 +17,8 @@ import { describeFile, describeFolder, type Description } from './text/describe.
  */
 export const ANALYSIS_VERSION = 2;
 const FOLDER_CHILDREN = 200;
+/** Photos go to the caption model at most this big: vision models look at ~768 px anyway. */
+const CAPTION_SIDE = 768;
 
 /** Builds the search entries of files and folders. Idempotent: running it twice changes nothing. */
 export class SearchIndexer {
@@ -25,6 +29,7 @@ export class SearchIndexer {
     private readonly pool: ComputePool,
     private readonly embeddings: FallbackEmbeddingProvider,
     private readonly clock: Clock,
+    private readonly captioner: RemoteCaptioner | null = null,
   ) {}
 
   /** Returns the file's folder (whose description includes it), or undefined when nothing was indexed. */
@@ -83,12 +88,32 @@ export class SearchIndexer {
    */
   private async analyze(file: IndexedFile): Promise<Analysis> {
     const base = { filename: file.filename, contentType: file.contentType };
+    let analysis: Analysis;
     try {
-      return await this.analyzeContent(file, base);
+      analysis = await this.analyzeContent(file, base);
     } catch (err) {
       if (!isTooCostly(err)) throw err;
       return this.pool.run({ type: 'analyze', ...base });
     }
+    return analysis.kind === 'photo' && this.captioner ? this.withCaption(file, analysis, this.captioner) : analysis;
+  }
+
+  /** The photo's caption from the configured vision model, before what the bundled analysis found. */
+  private async withCaption(file: IndexedFile, analysis: Analysis, captioner: RemoteCaptioner): Promise<Analysis> {
+    let jpeg: Buffer;
+    try {
+      const content = await readContent(this.store, file);
+      if (!content || !('bytes' in content)) return analysis;
+      jpeg = await sharp(content.bytes, { limitInputPixels: 100_000_000 })
+        .rotate()
+        .resize(CAPTION_SIDE, CAPTION_SIDE, { fit: 'inside', withoutEnlargement: true })
+        .jpeg({ quality: 85 })
+        .toBuffer();
+    } catch {
+      return analysis;
+    }
+    const caption = await captioner.caption(jpeg);
+    return caption ? { ...analysis, text: `${caption} ${analysis.text}`.trim() } : analysis;
   }
 
   private async analyzeContent(file: IndexedFile, base: { filename: string; contentType: string }): Promise<Analysis> {

@@ -16,6 +16,7 @@ import type { Logger } from '../logger.js';
 import { FallbackEmbeddingProvider } from './embed/fallback.js';
 import { LocalEmbeddingProvider } from './embed/local.js';
 import { RemoteEmbeddingProvider } from './embed/remote.js';
+import { RemoteCaptioner } from './caption/remote-captioner.js';
 import type { IndexRequests } from './index-requests.js';
 import { SearchIndexer } from './indexer.js';
 import { VectorIndex } from './rank/vector-index.js';
@@ -61,7 +62,8 @@ export function createSearch(config: SearchConfig, deps: SearchDeps): SearchModu
 
   const entries = new SearchRepository(deps.db, deps.dialect);
   const sources = new IndexSourceRepository(deps.db);
-  const indexer = new SearchIndexer(entries, sources, deps.store, indexPool, forDocuments, deps.clock);
+  const captioner = config.captions ? new RemoteCaptioner(config.captions, deps.log) : null;
+  const indexer = new SearchIndexer(entries, sources, deps.store, indexPool, forDocuments, deps.clock, captioner);
   const requests = deps.requests;
   const service = new SemanticSearchService(entries, new VectorIndex(entries), forQueries, deps.clock, config.enabled);
 

@@ -132,6 +132,15 @@ describe('loadConfig', () => {
     expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['APP_URL', 'MAIL_FROM', 'PORT', 'S3_BUCKET', 'SIGNUP']);
   });
 
+  it('reads the optional caption model, and wants its name with its URL', () => {
+    expect(loadConfig({}, cwd).search.captions).toBeNull();
+    expect(
+      loadConfig({ CAPTIONS_URL: 'http://localhost:11434/v1', CAPTIONS_MODEL: 'llava', CAPTIONS_API_KEY: 'k' }, cwd).search.captions,
+    ).toEqual({ url: 'http://localhost:11434/v1', model: 'llava', apiKey: 'k' });
+    expect(problemsOf({ CAPTIONS_URL: 'http://localhost:11434/v1' })).toEqual([expect.stringMatching(/^CAPTIONS_MODEL: required/)]);
+    expect(problemsOf({ CAPTIONS_URL: 'ftp://x', CAPTIONS_MODEL: 'llava' })).toEqual([expect.stringMatching(/^CAPTIONS_URL: /)]);
+  });
+
   it('puts every problem in the error message', () => {
     expect(() => loadConfig({ PORT: 'x', SIGNUP: 'maybe' }, cwd)).toThrow(/PORT: .*\n.*SIGNUP: /);
   });
