@@ -1,6 +1,7 @@
 // AI search: indexing throughput per kind of file (real pipeline: compute threads, OCR, models),
 // request latency while indexing runs, and query latency over 100,000 indexed files of one user
-// on SQLite. Prints figures; asserts nothing. BENCH_SEARCH_FILES changes the 100,000.
+// on SQLite and on PostgreSQL (BENCH_SEARCH_PG_URL, default the local server; skipped when it is
+// unreachable). Prints figures; asserts nothing. BENCH_SEARCH_FILES changes the 100,000.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -68,13 +69,43 @@ class Client {
   }
 }
 
-async function withApp(work) {
+const PG_URL = process.env.BENCH_SEARCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh PostgreSQL database for one run, dropped after it; null when the server cannot be reached. */
+async function freshPostgres() {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: PG_URL });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `nimbus_bench_${Date.now().toString(36)}`;
+  await admin.query(`create database ${name}`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function withApp(work, dialect = 'sqlite') {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-search-bench-'));
-  const app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error' }));
+  const pgDb = dialect === 'postgres' ? await freshPostgres() : null;
+  if (dialect === 'postgres' && !pgDb) return null;
+  const env = pgDb
+    ? { DATABASE_URL: pgDb.url, SECRET_KEY: 'bench-secret-key-bench-secret-key', ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') }
+    : {};
+  const app = await buildApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'error', ...env }));
   try {
     return await work(app);
   } finally {
     await app.close();
+    await pgDb?.drop();
     await rm(dataDir, { recursive: true, force: true });
   }
 }
@@ -158,7 +189,7 @@ async function syntheticVectors() {
   return { texts, base, vocabulary, cumulative };
 }
 
-async function benchQueries() {
+async function benchQueries(dialect) {
   const { texts, base, vocabulary, cumulative } = await syntheticVectors();
   const total = cumulative[cumulative.length - 1];
   const zipfWord = () => {
@@ -244,7 +275,7 @@ async function benchQueries() {
     }
     times.sort((a, b) => a - b);
     return { loadSeconds, cold, p50: percentile(times, 50), p99: percentile(times, 99), n: times.length, rss: process.memoryUsage().rss };
-  });
+  }, dialect);
 }
 
 const only = process.env.BENCH_SEARCH_ONLY; // 'indexing' or 'queries'
@@ -258,8 +289,17 @@ if (only !== 'queries') {
   );
 }
 if (only !== 'indexing') {
-  const q = await benchQueries();
-  console.log(`query latency, ${FILES} indexed files of one user (SQLite, ${q.n} queries of the evaluation set):`);
-  console.log(`  first query (loads the vector cache) ${fmt(q.cold)} ms; then p50 ${fmt(q.p50)} ms, p99 ${fmt(q.p99)} ms`);
-  console.log(`  (${FILES} synthetic entries written in ${fmt(q.loadSeconds)} s; process RSS ${fmt(q.rss / 1024 / 1024)} MiB)`);
+  for (const [dialect, label] of [
+    ['sqlite', 'SQLite'],
+    ['postgres', 'PostgreSQL'],
+  ]) {
+    const q = await benchQueries(dialect);
+    if (!q) {
+      console.log(`query latency on ${label}: skipped (no server at ${PG_URL})`);
+      continue;
+    }
+    console.log(`query latency, ${FILES} indexed files of one user (${label}, ${q.n} queries of the evaluation set):`);
+    console.log(`  first query (loads the vector cache) ${fmt(q.cold)} ms; then p50 ${fmt(q.p50)} ms, p99 ${fmt(q.p99)} ms`);
+    console.log(`  (${FILES} synthetic entries written in ${fmt(q.loadSeconds)} s; process RSS ${fmt(q.rss / 1024 / 1024)} MiB)`);
+  }
 }
