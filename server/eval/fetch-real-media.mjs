@@ -4,31 +4,43 @@
 // Needs apt-get (Debian's package lists) and ffmpeg. Files already rendered are kept.
 //   node server/eval/fetch-real-media.mjs [--only path,path]
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { packages, realMedia } from './real-corpus.mjs';
 
 export const realMediaDir = path.join(import.meta.dirname, '.real-media');
 const debs = path.join(realMediaDir, 'debs');
-const unpacked = path.join(realMediaDir, 'unpacked');
 /** Photos are stored at most this big (a 12-megapixel phone's long side). */
 const MAX_SIDE = 4032;
 
-function debFor(pkg) {
-  const found = () => readdirSync(debs).find((f) => f.startsWith(`${pkg.name}_`) && f.endsWith('.deb'));
-  if (!found()) execFileSync('apt-get', ['download', pkg.name], { cwd: debs, stdio: ['ignore', 'ignore', 'inherit'] });
-  const deb = found();
-  if (!deb) throw new Error(`apt-get download ${pkg.name} left no .deb`);
-  return path.join(debs, deb);
+// Several test processes may fetch at once: each works in its own folder and moves finished files
+// into place with a rename, so none sees another's half-written file.
+function debFor(pkg, scratch) {
+  const find = (dir) => readdirSync(dir).find((f) => f.startsWith(`${pkg.name}_`) && f.endsWith('.deb'));
+  if (!find(debs)) {
+    const download = () => execFileSync('apt-get', ['download', pkg.name], { cwd: scratch, stdio: ['ignore', 'ignore', 'ignore'] });
+    try {
+      download();
+    } catch {
+      // A machine whose package lists were never fetched (or are stale) knows no such package yet.
+      execFileSync('apt-get', ['update'], { stdio: ['ignore', 'ignore', 'inherit'] });
+      download();
+    }
+    const fetched = find(scratch);
+    if (!fetched) throw new Error(`apt-get download ${pkg.name} left no .deb`);
+    renameSync(path.join(scratch, fetched), path.join(debs, fetched));
+  }
+  return path.join(debs, find(debs));
 }
 
-function sourceOf(item) {
+function sourceOf(item, scratch) {
   const pkg = packages[item.pkg];
-  const file = path.join(unpacked, item.pkg, pkg.root, item.file);
+  const unpacked = path.join(scratch, 'unpacked', item.pkg);
+  const file = path.join(unpacked, pkg.root, item.file);
   if (!existsSync(file)) {
-    mkdirSync(path.join(unpacked, item.pkg), { recursive: true });
-    execFileSync('dpkg-deb', ['-x', debFor(pkg), path.join(unpacked, item.pkg)]);
+    mkdirSync(unpacked, { recursive: true });
+    execFileSync('dpkg-deb', ['-x', debFor(pkg, scratch), unpacked]);
   }
   if (!existsSync(file)) throw new Error(`${pkg.name} has no ${item.file}`);
   return file;
@@ -73,17 +85,23 @@ function videoTime(file) {
 
 export async function fetchRealMedia({ only } = {}) {
   mkdirSync(debs, { recursive: true });
-  const wanted = only ? realMedia.filter((m) => only.has(m.path)) : realMedia;
-  for (const item of wanted) {
-    const target = path.join(realMediaDir, 'files', item.path);
-    if (existsSync(target)) continue;
-    mkdirSync(path.dirname(target), { recursive: true });
-    const source = sourceOf(item);
-    if (item.path.endsWith('.mp4')) renderVideo(source, target, videoTime(item.path));
-    else await renderPhoto(source, target);
+  const scratch = mkdtempSync(path.join(realMediaDir, 'work-'));
+  try {
+    const wanted = only ? realMedia.filter((m) => only.has(m.path)) : realMedia;
+    for (const item of wanted) {
+      const target = path.join(realMediaDir, 'files', item.path);
+      if (existsSync(target)) continue;
+      mkdirSync(path.dirname(target), { recursive: true });
+      const source = sourceOf(item, scratch);
+      const partial = path.join(scratch, `rendered${path.extname(item.path)}`);
+      if (item.path.endsWith('.mp4')) renderVideo(source, partial, videoTime(item.path));
+      else await renderPhoto(source, partial);
+      renameSync(partial, target);
+    }
+  } finally {
+    // The unpacked packages are large (documentation and all); the .debs stay for the next run.
+    rmSync(scratch, { recursive: true, force: true });
   }
-  // The unpacked packages are large (documentation and all); the .debs stay for the next run.
-  rmSync(unpacked, { recursive: true, force: true });
   return path.join(realMediaDir, 'files');
 }
 

@@ -58,11 +58,19 @@ class Client {
   }
 }
 
+/**
+ * The real-photo test subset: the media of the small packages (scikit-image's sample photos and
+ * MATE's nature photos), the first evaluation's subset files, and the queries answerable from them.
+ */
+const REAL_SUBSET_PACKAGES = new Set(['skimage', 'mate']);
+export const realSubsetMedia = realMedia.filter((m) => REAL_SUBSET_PACKAGES.has(m.pkg)).map((m) => m.path);
+
 /** Every corpus file, or only what the test subset needs (its queries' answers and some distractors). */
 export function corpusFiles(subset, set = 'legacy') {
   const legacy = [...documents, ...scans, ...photos, ...videos].map((f) => f.path);
   const all = set === 'real' ? [...legacy, ...realPaths] : legacy;
   if (!subset) return all;
+  if (set === 'real') return [...corpusFiles(true, 'legacy'), ...realSubsetMedia];
   const wanted = new Set(evaluation.subsetDistractors);
   for (const q of evaluation.queries.filter((q) => q.subset)) for (const e of q.expect) if (!e.startsWith('folder:')) wanted.add(e);
   return all.filter((f) => wanted.has(f));
@@ -105,9 +113,12 @@ export async function runEvaluation(app, clock, { subset = false, set = 'legacy'
   const indexSeconds = (performance.now() - started) / 1000;
   onProgress(`indexed in ${indexSeconds.toFixed(1)} s`);
 
+  const present = new Set(files);
   const queries =
     set === 'real'
-      ? realEvaluation.queries.map((q, i) => ({ ...q, heldOut: i % HELD_OUT_EVERY === HELD_OUT_EVERY - 1 }))
+      ? realEvaluation.queries
+          .map((q, i) => ({ ...q, heldOut: i % HELD_OUT_EVERY === HELD_OUT_EVERY - 1 }))
+          .filter((q) => !subset || q.expect.every((e) => present.has(e)))
       : evaluation.queries.filter((q) => !subset || q.subset);
   const results = [];
   for (const q of queries) {
