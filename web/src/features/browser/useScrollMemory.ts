@@ -6,7 +6,8 @@ import { addNavigationMap, removeNavigationMap } from '../../state/selection.sli
 /** Navigation state that asks the next page to restore its saved scroll position (e.g. "back" in the breadcrumb bar). */
 export const RESTORE_SCROLL = { restoreScroll: true } as const;
 
-const MAX_RESTORE_FRAMES = 30;
+/** How long a restore keeps trying while the list lays out (a slow phone, or a busy machine, needs more than a few frames). */
+const RESTORE_WINDOW_MS = 3000;
 
 /**
  * Keeps the scroll position of this URL in the navigation map when the page is left (a folder opens, or any
@@ -46,16 +47,26 @@ export function useScrollMemory(scrollRef: RefObject<HTMLElement | null>, ready:
     state.done = true;
     if (!state.wanted || state.scrollTop <= 0) return;
     dispatch(removeNavigationMap(url));
-    let frames = 0;
+    const deadline = performance.now() + RESTORE_WINDOW_MS;
+    // Once the person scrolls, the position is theirs: the restore stops trying.
+    const scroller = scrollRef.current;
+    let userScrolled = false;
+    const userMoved = () => {
+      userScrolled = true;
+    };
+    const intents = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+    for (const intent of intents) scroller?.addEventListener(intent, userMoved, { passive: true, once: true });
+    const stop = () => {
+      for (const intent of intents) scroller?.removeEventListener(intent, userMoved);
+    };
     // The lists lay out over a few frames (measured widths, windowed rows): try until the position is reachable.
     const apply = () => {
-      const scroller = scrollRef.current;
-      if (!scroller) return;
-      scroller.scrollTop = state.scrollTop;
-      position.current = scroller.scrollTop;
-      if (Math.abs(scroller.scrollTop - state.scrollTop) > 1 && ++frames < MAX_RESTORE_FRAMES) {
-        state.frame = requestAnimationFrame(apply);
-      }
+      const target = scrollRef.current;
+      if (!target || userScrolled) return stop();
+      target.scrollTop = state.scrollTop;
+      position.current = target.scrollTop;
+      if (Math.abs(target.scrollTop - state.scrollTop) > 1 && performance.now() < deadline) state.frame = requestAnimationFrame(apply);
+      else stop();
     };
     apply();
   }, [ready, url, scrollRef, dispatch]);
