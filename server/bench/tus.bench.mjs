@@ -1,31 +1,22 @@
 // Resumable (tus, 16 MiB pieces) versus single-POST upload of the same 1 GiB file, against the
 // built server in its own process on SQLite, alternating the two so drift hits both alike; with
 // the server's resident memory sampled during each. Prints figures; asserts nothing.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as tus from 'tus-js-client';
+import { signUp, startServer } from './support.mjs';
 
-const dist = path.resolve(import.meta.dirname, '../dist');
 const SIZE = Number(process.env.BENCH_BYTES ?? 1024 * 1024 * 1024);
 const CHUNK = Number(process.env.BENCH_TUS_CHUNK ?? 16 * 1024 * 1024);
 const ROUNDS = Number(process.env.BENCH_TUS_ROUNDS ?? 4);
 const MB = 1024 * 1024;
-
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 const rss = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
@@ -105,45 +96,12 @@ function tusUpload(base, session, file, name) {
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-bench-tus-'));
-const port = await freePort();
-const server = spawn(process.execPath, [path.join(dist, 'main.js')], {
-  env: {
-    ...process.env,
-    DATA_DIR: path.join(dir, 'data'),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    SEMANTIC_SEARCH: 'off',
-  },
-  stdio: 'inherit',
-});
-const base = `http://127.0.0.1:${port}`;
+const server = await startServer({ dataDir: path.join(dir, 'data') });
+const base = server.base;
 try {
   const source = path.join(dir, 'source.bin');
   await writeSource(source);
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(`${base}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const uuid = randomUUID();
-  const created = await fetch(`${base}/user-service/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', uuid },
-    body: JSON.stringify({ email: `bench-${uuid}@example.com`, password: 'bench-password' }),
-  });
-  const session = {
-    uuid,
-    cookie: created.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; '),
-  };
+  const { session } = await signUp(base);
   const remove = (id) =>
     fetch(`${base}/file-service/remove`, {
       method: 'DELETE',
@@ -151,12 +109,12 @@ try {
       body: JSON.stringify({ id }),
     });
 
-  const atRest = rss(server.pid);
+  const atRest = rss(server.child.pid);
   const runs = { post: [], tus: [] };
   for (let round = 0; round < ROUNDS; round++) {
     for (const kind of round % 2 === 0 ? ['post', 'tus'] : ['tus', 'post']) {
       const send = kind === 'post' ? postUpload : tusUpload;
-      const run = await measured(server.pid, () => send(base, session, source, `${kind}-${round}.bin`));
+      const run = await measured(server.child.pid, () => send(base, session, source, `${kind}-${round}.bin`));
       runs[kind].push(run);
       await remove(run.result);
       // Each run starts with the disk quiet: the last one's dirty pages and deletion are done.
@@ -178,9 +136,8 @@ try {
   console.log(
     `  tus / POST: median of rounds ${(median * 100).toFixed(1)} %, best of each ${((best(runs.tus) / best(runs.post)) * 100).toFixed(1)} %`,
   );
-  console.log(`  server RSS at rest ${atRest.toFixed(0)} MB, after all uploads ${rss(server.pid).toFixed(0)} MB`);
+  console.log(`  server RSS at rest ${atRest.toFixed(0)} MB, after all uploads ${rss(server.child.pid).toFixed(0)} MB`);
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await server.stop();
   await rm(dir, { recursive: true, force: true });
 }

@@ -2,29 +2,20 @@
 // an rclone round trip of a 1 GiB tree of mixed sizes (files/s, MB/s), against the built server in
 // its own process, on SQLite. Prints figures; asserts nothing.
 import Database from 'better-sqlite3';
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { signUp, startServer } from './support.mjs';
 
-const dist = path.resolve(import.meta.dirname, '../dist');
 const FILES = Number(process.env.BENCH_DAV_FILES ?? 100_000);
 const TREE_BYTES = Number(process.env.BENCH_DAV_TREE_BYTES ?? 1024 * 1024 * 1024);
 const MB = 1024 * 1024;
 /** The server's JavaScript heap cap: an answer larger than it can only go out streamed. */
 const HEAP_MB = Number(process.env.BENCH_DAV_HEAP_MB ?? 64);
-
-async function freePort() {
-  const s = net.createServer();
-  await new Promise((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 function memory(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -56,45 +47,13 @@ function propfind(url, auth) {
 }
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-bench-dav-'));
-const port = await freePort();
-const server = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, path.join(dist, 'main.js')], {
-  env: {
-    ...process.env,
-    DATA_DIR: path.join(dir, 'data'),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    SEMANTIC_SEARCH: 'off',
-  },
-  stdio: 'inherit',
-});
-const base = `http://127.0.0.1:${port}`;
+const server = await startServer({ dataDir: path.join(dir, 'data'), nodeArgs: [`--max-old-space-size=${HEAP_MB}`] });
+const base = server.base;
 try {
-  for (let i = 0; i < 100; i++) {
-    if (
-      await fetch(`${base}/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const uuid = randomUUID();
-  const email = `bench-${uuid}@example.com`;
-  const created = await fetch(`${base}/user-service/create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', uuid },
-    body: JSON.stringify({ email, password: 'bench-password' }),
-  });
-  const owner = (await created.json()).user._id;
-  const cookie = created.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  const { email, id: owner, session } = await signUp(base);
   const appPassword = await fetch(`${base}/user-service/app-passwords`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', uuid, cookie },
+    headers: { 'content-type': 'application/json', ...session },
     body: JSON.stringify({ name: 'bench' }),
   }).then(async (r) => (await r.json()).password);
   const auth = `Basic ${Buffer.from(`${email}:${appPassword}`).toString('base64')}`;
@@ -117,10 +76,10 @@ try {
   })();
   db.close();
 
-  const before = memory(server.pid);
+  const before = memory(server.child.pid);
   const runs = [];
-  for (let i = 0; i < 3; i++) runs.push({ ...(await propfind(`${base}/dav/big/`, auth)), rss: memory(server.pid).rss });
-  const after = memory(server.pid);
+  for (let i = 0; i < 3; i++) runs.push({ ...(await propfind(`${base}/dav/big/`, auth)), rss: memory(server.child.pid).rss });
+  const after = memory(server.child.pid);
   console.log(`\nWebDAV PROPFIND Depth 1 of a ${FILES.toLocaleString('en')}-file folder (SQLite, server heap capped at ${HEAP_MB} MB):`);
   for (const r of runs) {
     console.log(
@@ -171,10 +130,9 @@ try {
     console.log(`\nrclone round trip of ${sizes.length} files, ${(total / MB).toFixed(0)} MB (4 transfers):`);
     console.log(`  upload   ${(sizes.length / up).toFixed(1)} files/s, ${(total / MB / up).toFixed(1)} MB/s`);
     console.log(`  download ${(sizes.length / down).toFixed(1)} files/s, ${(total / MB / down).toFixed(1)} MB/s`);
-    console.log(`  copy back byte-identical: ${same ? 'yes' : 'NO'}; server peak RSS ${memory(server.pid).peak.toFixed(0)} MB`);
+    console.log(`  copy back byte-identical: ${same ? 'yes' : 'NO'}; server peak RSS ${memory(server.child.pid).peak.toFixed(0)} MB`);
   }
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
+  await server.stop();
   await rm(dir, { recursive: true, force: true });
 }

@@ -1,0 +1,61 @@
+// What the benchmarks that run the built server in its own process share: starting it on a free
+// port, waiting for it to answer, and signing up an account. Not a benchmark itself.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import path from 'node:path';
+
+const dist = path.resolve(import.meta.dirname, '../dist');
+
+export async function freePort() {
+  const s = net.createServer();
+  await new Promise((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/**
+ * Starts `dist/main.js` on a free port with `env` over the usual bench settings and waits until
+ * /health answers. `stop()` ends it and waits for its exit.
+ */
+export async function startServer({ dataDir, env = {}, nodeArgs = [] }) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, path.join(dist, 'main.js')], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEMANTIC_SEARCH: 'off', ...env },
+    stdio: 'inherit',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    const up = await fetch(`${base}/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    base,
+    child,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+/** A new account: its e-mail, id and the headers a signed-in browser sends (session cookie and `uuid`). */
+export async function signUp(base) {
+  const uuid = randomUUID();
+  const email = `bench-${uuid}@example.com`;
+  const created = await fetch(`${base}/user-service/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', uuid },
+    body: JSON.stringify({ email, password: 'bench-password' }),
+  });
+  const cookie = created.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return { email, id: (await created.json()).user._id, session: { uuid, cookie } };
+}
