@@ -1,23 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { multipartBody } from '../helpers/multipart.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-app.js';
 import { startS3Server, type S3Server } from '../storage/storage-fixtures.js';
+import { freePort } from '../smoke/process.js';
 
 const MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startServer(env: Record<string, string>): Promise<{ url: string; process: ChildProcess }> {
   const port = await freePort();

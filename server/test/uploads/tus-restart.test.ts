@@ -2,22 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import * as tus from 'tus-js-client';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../smoke/process.js';
 
 const MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
 const MiB = 1024 * 1024;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [MAIN], {
