@@ -88,43 +88,34 @@ export class SearchIndexer {
    */
   private async analyze(file: IndexedFile): Promise<Analysis> {
     const base = { filename: file.filename, contentType: file.contentType };
-    let analysis: Analysis;
     try {
-      analysis = await this.analyzeContent(file, base);
+      return await this.analyzeContent(file, base);
     } catch (err) {
       if (!isTooCostly(err)) throw err;
       return this.pool.run({ type: 'analyze', ...base });
     }
-    return analysis.kind === 'photo' && this.captioner ? this.withCaption(file, analysis, this.captioner) : analysis;
-  }
-
-  /** The photo's caption from the configured vision model, before what the bundled analysis found. */
-  private async withCaption(file: IndexedFile, analysis: Analysis, captioner: RemoteCaptioner): Promise<Analysis> {
-    let jpeg: Buffer;
-    try {
-      const content = await readContent(this.store, file);
-      if (!content || !('bytes' in content)) return analysis;
-      jpeg = await sharp(content.bytes, { limitInputPixels: 100_000_000 })
-        .rotate()
-        .resize(CAPTION_SIDE, CAPTION_SIDE, { fit: 'inside', withoutEnlargement: true })
-        .jpeg({ quality: 85 })
-        .toBuffer();
-    } catch {
-      return analysis;
-    }
-    const caption = await captioner.caption(jpeg);
-    return caption ? { ...analysis, text: `${caption} ${analysis.text}`.trim() } : analysis;
   }
 
   private async analyzeContent(file: IndexedFile, base: { filename: string; contentType: string }): Promise<Analysis> {
     const content = await readContent(this.store, file);
     if (content === null) return this.pool.run({ type: 'analyze', ...base });
-    if ('bytes' in content) return this.pool.run({ type: 'analyze', ...base, bytes: content.bytes }, [content.bytes.buffer as ArrayBuffer]);
+    if ('bytes' in content) {
+      // The caption model's copy is made before the bytes move to the compute thread.
+      const forCaption = this.captioner && file.contentType.startsWith('image/') ? await captionImage(content.bytes) : null;
+      const analysis = await this.pool.run({ type: 'analyze', ...base, bytes: content.bytes }, [content.bytes.buffer as ArrayBuffer]);
+      return forCaption && analysis.kind === 'photo' ? this.withCaption(analysis, forCaption) : analysis;
+    }
     try {
       return await this.pool.run({ type: 'analyze', ...base, path: content.path });
     } finally {
       await content.cleanup();
     }
+  }
+
+  /** The photo's caption from the configured vision model, before what the bundled analysis found. */
+  private async withCaption(analysis: Analysis, jpeg: Buffer): Promise<Analysis> {
+    const caption = await this.captioner?.caption(jpeg);
+    return caption ? { ...analysis, text: `${caption} ${analysis.text}`.trim() } : analysis;
   }
 
   /** Embeds only when the words or the preferred model changed (a link change or a re-save costs nothing). */
@@ -152,4 +143,17 @@ export class SearchIndexer {
 
 function isTooCostly(err: unknown): boolean {
   return err instanceof ComputeTimeoutError || (err as NodeJS.ErrnoException | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
+
+/** The picture as the caption model gets it, or null when it does not decode. */
+async function captionImage(bytes: Uint8Array): Promise<Buffer | null> {
+  try {
+    return await sharp(bytes, { limitInputPixels: 100_000_000 })
+      .rotate()
+      .resize(CAPTION_SIDE, CAPTION_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  } catch {
+    return null;
+  }
 }
