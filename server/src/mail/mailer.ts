@@ -1,4 +1,6 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailConfig } from '../config.js';
 
 export interface MailMessage {
@@ -16,6 +18,8 @@ export interface Mailer {
 
 export function createMailer(config: MailConfig | null): Mailer | null {
   if (!config) return null;
+  // Loaded only when e-mail is configured.
+  const nodemailer = createRequire(import.meta.url)('nodemailer') as typeof Nodemailer;
   const transport: Transporter = nodemailer.createTransport(config.smtpUrl);
   return {
     async send(message) {

@@ -1,4 +1,5 @@
-import sharp from 'sharp';
+import type Sharp from 'sharp';
+import { sharp } from './sharp.js';
 import { MediaUnprocessableError } from './errors.js';
 
 export const THUMBNAIL_WIDTH = 300;
@@ -13,7 +14,6 @@ export const PREVIEW_MAX_SIDE = 4096;
 export const MAX_INPUT_PIXELS = 100_000_000;
 
 // Every image is new to the server, so libvips' operation cache would only hold memory.
-sharp.cache(false);
 
 export interface EncodedImage {
   data: Buffer;
@@ -23,9 +23,9 @@ export interface EncodedImage {
 }
 
 /** Decoding and encoding run on libuv's thread pool; the event loop only awaits them. */
-async function encode(input: Buffer, build: (image: sharp.Sharp) => sharp.Sharp): Promise<EncodedImage> {
+async function encode(input: Buffer, build: (image: Sharp.Sharp) => Sharp.Sharp): Promise<EncodedImage> {
   try {
-    const image = sharp(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, sequentialRead: true });
+    const image = sharp()(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, sequentialRead: true });
     const { data, info } = await build(image.rotate()).toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height, contentType: `image/${info.format}` };
   } catch (err) {

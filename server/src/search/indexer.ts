@@ -8,7 +8,7 @@ import { quantize } from './embed/quantize.js';
 import type { Analysis } from './extract/analysis.js';
 import type { RemoteCaptioner } from './caption/remote-captioner.js';
 import { readContent } from './read-content.js';
-import sharp from 'sharp';
+import { sharp } from '../media/sharp.js';
 import { describeFile, describeFolder, type Description } from './text/describe.js';
 
 /**
@@ -148,7 +148,7 @@ function isTooCostly(err: unknown): boolean {
 /** The picture as the caption model gets it, or null when it does not decode. */
 async function captionImage(bytes: Uint8Array): Promise<Buffer | null> {
   try {
-    return await sharp(bytes, { limitInputPixels: 100_000_000 })
+    return await sharp()(bytes, { limitInputPixels: 100_000_000 })
       .rotate()
       .resize(CAPTION_SIDE, CAPTION_SIDE, { fit: 'inside', withoutEnlargement: true })
       .jpeg({ quality: 85 })

@@ -1,5 +1,7 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
+import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type { StorageConfig } from '../config.js';
 import { assertValidKey, assertValidRange } from './blob-key.js';
@@ -16,6 +18,11 @@ export interface S3StoreOptions {
   ownsClient?: boolean;
 }
 
+const load = createRequire(import.meta.url);
+/** The AWS SDK (about 10 MB resident) loads only on servers that store in S3. */
+const sdk = () => load('@aws-sdk/client-s3') as typeof ClientS3;
+const multipart = () => load('@aws-sdk/lib-storage') as typeof LibStorage;
+
 const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 const DEFAULT_QUEUE_SIZE = 4;
 
@@ -28,7 +35,7 @@ export class S3BlobStore implements BlobStore {
   ) {}
 
   static fromConfig(config: S3StorageConfig, options: Omit<S3StoreOptions, 'ownsClient'> = {}): S3BlobStore {
-    const client = new S3Client({
+    const client = new (sdk().S3Client)({
       region: config.region,
       endpoint: config.endpoint,
       forcePathStyle: config.forcePathStyle,
@@ -55,7 +62,7 @@ export class S3BlobStore implements BlobStore {
     const source = trackSource(body);
     // Upload sends one PutObject for small bodies, otherwise a multipart upload with a bounded
     // queue of parts; on failure it sends AbortMultipartUpload so no parts are kept.
-    const upload = new Upload({
+    const upload = new (multipart().Upload)({
       client: this.client,
       params: { Bucket: this.bucket, Key: key, Body: source.stream },
       partSize: this.options.partSize ?? DEFAULT_PART_SIZE,
@@ -77,12 +84,12 @@ export class S3BlobStore implements BlobStore {
     if (range) assertValidRange(range);
     try {
       const output = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+        new (sdk().GetObjectCommand)({ Bucket: this.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
       );
       const body = (output.Body as Readable | undefined) ?? Readable.from([]);
       return range ? exactRange(body, range, output.ContentRange) : body;
     } catch (err) {
-      if (err instanceof S3ServiceException && err.name === 'NoSuchKey') throw new BlobNotFoundError(key);
+      if (err instanceof sdk().S3ServiceException && err.name === 'NoSuchKey') throw new BlobNotFoundError(key);
       // S3 clips a range that runs past the end, and refuses one that starts past it; yield
       // no bytes instead, as reading past the end of a file does.
       if (range && statusOf(err) === 416) return Readable.from([]);
@@ -93,7 +100,7 @@ export class S3BlobStore implements BlobStore {
   async stat(key: string): Promise<{ size: number } | null> {
     assertValidKey(key);
     try {
-      const output = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const output = await this.client.send(new (sdk().HeadObjectCommand)({ Bucket: this.bucket, Key: key }));
       return { size: output.ContentLength ?? 0 };
     } catch (err) {
       // A HEAD answer has no body, so the status code is all there is to go on.
@@ -104,7 +111,7 @@ export class S3BlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     assertValidKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.client.send(new (sdk().DeleteObjectCommand)({ Bucket: this.bucket, Key: key }));
   }
 
   async close(): Promise<void> {
@@ -139,7 +146,7 @@ async function* sliceBytes(source: AsyncIterable<Buffer>, skip: number, take: nu
 }
 
 function statusOf(err: unknown): number | undefined {
-  return err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
+  return err instanceof sdk().S3ServiceException ? err.$metadata.httpStatusCode : undefined;
 }
 
 /** Counts the bytes passed on, and remembers the source's own error. */

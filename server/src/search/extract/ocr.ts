@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import sharp from 'sharp';
+import type sharp from 'sharp';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 
 /** Longest side given to OCR: enough for body text of a page photo, and ~4x cheaper than 12 MP. */

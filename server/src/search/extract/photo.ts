@@ -1,5 +1,5 @@
 import exifr from 'exifr';
-import sharp from 'sharp';
+import { sharp } from '../../media/sharp.js';
 import { capWords, validDate, type Analysis } from './analysis.js';
 import { looksLikeDocument, recognizeText } from './ocr.js';
 import { pictureText, seePicture } from './vision/describe-picture.js';
@@ -26,7 +26,7 @@ export async function analyzeImage(bytes: Uint8Array): Promise<Analysis> {
   let text = '';
   let seen = '';
   try {
-    const image = sharp(buffer, { limitInputPixels: MAX_PIXELS, failOn: 'none' }).rotate();
+    const image = sharp()(buffer, { limitInputPixels: MAX_PIXELS, failOn: 'none' }).rotate();
     if (await looksLikeDocument(image)) text = await recognizeText(image);
     if (!text) seen = pictureText([await seePicture(image)]);
   } catch {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { validDate, type Analysis } from './analysis.js';
 import { VIDEO_CONTAINERS, frameOfFile } from '../../media/ffmpeg.js';
-import sharp from 'sharp';
+import { sharp } from '../../media/sharp.js';
 import { pictureText, seePicture, type PictureContent } from './vision/describe-picture.js';
 import { placeOf } from './places.js';
 
@@ -71,7 +71,7 @@ async function framesText(path: string, seconds: number): Promise<string> {
   for (const point of seconds > 0 ? FRAME_POINTS : [0]) {
     try {
       const frame = await frameOfFile('ffmpeg', path, Math.floor(seconds * point * 10) / 10);
-      if (frame) seen.push(await seePicture(sharp(frame)));
+      if (frame) seen.push(await seePicture(sharp()(frame)));
     } catch {
       // A frame that does not decode says nothing; the others may.
     }

@@ -1,4 +1,12 @@
-import * as chrono from 'chrono-node';
+import { createRequire } from 'node:module';
+
+type Chrono = typeof import('chrono-node');
+let loaded: Chrono | null = null;
+/** The date parser (about 13 MB resident) loads with the first search that needs it, not at start. */
+function chrono(): Chrono {
+  loaded ??= createRequire(import.meta.url)('chrono-node') as Chrono;
+  return loaded;
+}
 
 /** Half-open interval [from, to) in epoch milliseconds. */
 export interface DateRange {
@@ -123,7 +131,7 @@ export function parseDate(query: string, now: number): DateMatch | null {
     const m = query.match(pattern);
     if (m && m.index !== undefined) return { range: toRange(m, now), rest: cut(query, m.index, m[0].length) };
   }
-  const [found] = chrono.parse(query, { instant: new Date(now), timezone: 0 }, { forwardDate: false });
+  const [found] = chrono().parse(query, { instant: new Date(now), timezone: 0 }, { forwardDate: false });
   if (!found) return null;
   const from = found.start.date().getTime();
   const end = found.end?.date().getTime();
