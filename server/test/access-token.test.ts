@@ -24,6 +24,17 @@ describe('SessionTokenSigner', () => {
     expect(await sut.verify(token, NOW + TTL + 60_000)).toBeNull();
   });
 
+  it('remembers a verified token for its lifetime only, and never one that failed', async () => {
+    const signer = SessionTokenSigner.fromSecret(KEY, TTL);
+    const token = await signer.sign(claims, NOW);
+    expect(await signer.verify(token, NOW)).toEqual(claims);
+    expect(await signer.verify(token, NOW + 1000)).toEqual(claims);
+    expect(await signer.verify(token, NOW + TTL)).toBeNull();
+    const forged = `${token.slice(0, -2)}xx`;
+    expect(await signer.verify(forged, NOW)).toBeNull();
+    expect(await signer.verify(forged, NOW)).toBeNull();
+  });
+
   it('refuses a token signed with another key', async () => {
     const token = await SessionTokenSigner.fromSecret('o'.repeat(48), TTL).sign(claims, NOW);
     expect(await sut.verify(token, NOW)).toBeNull();

@@ -1,7 +1,8 @@
 import SQLite from 'better-sqlite3';
 import { chmodSync } from 'node:fs';
 import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
 
@@ -33,11 +34,41 @@ function openSqlite(file: string): SQLite.Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  return withStatementCache(sqlite);
+}
+
+/** Distinct statements kept prepared; the app issues a few hundred shapes of query. */
+const STATEMENT_CACHE_SIZE = 1_000;
+
+/**
+ * Reuses prepared statements: the query builder prepares every query it runs, and preparing
+ * (parsing and planning the SQL) cost about as much as running the small queries of a request.
+ * A statement still busy (an unfinished iteration) is never handed out twice.
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SQLite.Statement>();
+  sqlite.prepare = ((source: string) => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) return cached;
+    const statement = prepare(source);
+    if (!cached) {
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
   return sqlite;
 }
 
+/** The PostgreSQL driver loads only on servers configured for it. */
+function loadPg(): typeof pg {
+  return createRequire(import.meta.url)('pg') as typeof pg;
+}
+
 function openPgPool(url: string): pg.Pool {
-  const pool = new pg.Pool({
+  const driver = loadPg();
+  const pool = new driver.Pool({
     connectionString: url,
     max: 10,
     // A runaway query (a bug, a damaged tree) gives its connection back instead of pinning it forever.
@@ -45,7 +76,7 @@ function openPgPool(url: string): pg.Pool {
     // Epoch-millisecond columns are bigint; they fit a JS number exactly.
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === PG_INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        oid === PG_INT8 ? (v: string) => Number(v) : driver.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
   // An idle connection the server drops (restart, failover, admin command) must not crash the
