@@ -1,0 +1,81 @@
+// Authenticated API request rates beside a bare `node:http` server answering JSON of the same size,
+// each server in its own process and `wrk -c50` as the client. Prints figures; asserts nothing.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, signUp, startServer } from './support.mjs';
+
+const SECONDS = Number(process.env.BENCH_WRK_SECONDS ?? 8);
+const CONNECTIONS = 50;
+
+/** A bare node:http server answering `bytes` of JSON to every request, in its own process. */
+async function startBareJson(bytes) {
+  const port = await freePort();
+  const source = `
+    const body = Buffer.from(JSON.stringify({ data: 'x'.repeat(${Math.max(0, bytes - 11)}) }));
+    require('node:http').createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
+      res.end(body);
+    }).listen(${port}, '127.0.0.1', () => process.send('ready'));`;
+  const child = spawn(process.execPath, ['-e', source], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise((resolve) => child.once('message', resolve));
+  return { base: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+function wrk(url, headers = {}) {
+  const args = ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency'];
+  for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
+  const load = os.loadavg()[0];
+  const out = execFileSync('wrk', [...args, url], { encoding: 'utf8' });
+  const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]);
+  const p99 = /99%\s+([\d.]+\w+)/.exec(out)?.[1] ?? '?';
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? '0';
+  return { rate, p99, errors: Number(errors), load };
+}
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-bench-requests-'));
+const nimbus = await startServer({ dataDir: path.join(dir, 'data') });
+let bare;
+try {
+  const { session } = await signUp(nimbus.base);
+  for (let i = 0; i < 50; i++) {
+    const form = new FormData();
+    form.append('parent', '/');
+    form.append('file', new Blob([`file ${i}`]), `report-${String(i).padStart(2, '0')}.txt`);
+    const r = await fetch(`${nimbus.base}/file-service/upload`, { method: 'POST', headers: session, body: form });
+    if (r.status !== 201) throw new Error(`upload ${r.status}`);
+  }
+  for (let i = 0; i < 10; i++) {
+    await fetch(`${nimbus.base}/folder-service/create`, {
+      method: 'POST',
+      headers: { ...session, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Folder ${i}`, parent: '/' }),
+    });
+  }
+  const listBytes = (await (await fetch(`${nimbus.base}/file-service/list`, { headers: session })).arrayBuffer()).byteLength;
+  bare = await startBareJson(listBytes);
+
+  const routes = [
+    ['file-service/list (50 files)', '/file-service/list'],
+    ['folder-service/list (10)', '/folder-service/list'],
+    ['file-service/quick-list', '/file-service/quick-list'],
+    ['user-service/user', '/user-service/user'],
+  ];
+  const baseline = wrk(`${bare.base}/`);
+  console.log(`\nRequest rates, wrk -t2 -c${CONNECTIONS} for ${SECONDS} s, each server in its own process (SQLite):`);
+  console.log(
+    `  bare node:http JSON (${listBytes} B)  ${baseline.rate.toFixed(0)} req/s, p99 ${baseline.p99} (load ${baseline.load.toFixed(2)})`,
+  );
+  for (const [label, route] of routes) {
+    const r = wrk(`${nimbus.base}${route}`, session);
+    console.log(
+      `  ${label.padEnd(30)} ${r.rate.toFixed(0).padStart(6)} req/s, p99 ${r.p99}, ${r.errors} errors, ` +
+        `${((r.rate / baseline.rate) * 100).toFixed(1)} % of bare (load ${r.load.toFixed(2)})`,
+    );
+  }
+} finally {
+  bare?.stop();
+  await nimbus.stop();
+  await rm(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,162 @@
+// Upload and download of one file through Nimbus beside two reference servers, each in its own
+// process, with curl as the client (another process): a bare `node:http` pipe to disk, and the
+// same pipe doing Nimbus's per-byte work (SHA-256 and AES-256-GCM). Rounds alternate the servers
+// so drift hits all alike. Prints figures, ratios and the load; asserts nothing.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { open, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort, signUp, startServer } from './support.mjs';
+
+const SIZE = Number(process.env.BENCH_BYTES ?? 1024 * 1024 * 1024);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const MB = 1024 * 1024;
+
+/** The reference server: POST /upload writes the body to disk and fsyncs; GET /download reads it back. */
+const REFERENCE = `
+const http = require('node:http');
+const fs = require('node:fs');
+const { createHash, createCipheriv, randomBytes } = require('node:crypto');
+const { pipeline, Transform } = require('node:stream');
+const [, dir, port, crypto] = process.argv;
+const file = require('node:path').join(dir, 'stored.bin');
+function work() {
+  if (crypto !== 'crypto') return [];
+  const hash = createHash('sha256');
+  const cipher = createCipheriv('aes-256-gcm', randomBytes(32), randomBytes(12));
+  return [new Transform({ transform(chunk, _e, done) { hash.update(chunk); done(null, chunk); }, flush(done) { hash.digest(); done(); } }), cipher];
+}
+http.createServer((req, res) => {
+  if (req.method === 'POST') {
+    const out = fs.createWriteStream(file);
+    pipeline(req, ...work(), out, (err) => {
+      if (err) { res.statusCode = 500; return res.end(); }
+      const fd = fs.openSync(file, 'r'); fs.fsyncSync(fd); fs.closeSync(fd);
+      res.statusCode = 201; res.end('{}');
+    });
+  } else {
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': fs.statSync(file).size });
+    pipeline(fs.createReadStream(file, { highWaterMark: 1024 * 1024 }), ...(crypto === 'crypto' ? work() : []), res, () => undefined);
+  }
+}).listen(Number(port), '127.0.0.1', () => process.send('ready'));`;
+
+async function startReference(dir, mode) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', REFERENCE, dir, String(port), mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise((resolve) => child.once('message', resolve));
+  return { base: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+/** curl's own figure: seconds for the whole transfer. */
+function curl(args) {
+  const out = execFileSync('curl', ['-s', '-S', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', ...args], { encoding: 'utf8' });
+  const [status, seconds] = out.trim().split(' ');
+  if (!status.startsWith('2')) throw new Error(`curl answered ${status}`);
+  return Number(seconds);
+}
+
+const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-bench-transfer-'));
+const servers = [];
+try {
+  const source = path.join(dir, 'source.bin');
+  const handle = await open(source, 'w');
+  const block = randomBytes(8 * MB);
+  for (let written = 0; written < SIZE; written += block.length) await handle.write(block, 0, Math.min(block.length, SIZE - written));
+  await handle.close();
+
+  const bare = await startReference(path.join(dir), 'bare');
+  const cryptoPipe = await startReference(path.join(dir), 'crypto');
+  const nimbus = await startServer({ dataDir: path.join(dir, 'data') });
+  servers.push(bare, cryptoPipe, nimbus);
+  const { session } = await signUp(nimbus.base);
+  const auth = ['-H', `cookie: ${session.cookie}`, '-H', `uuid: ${session.uuid}`];
+
+  const runs = { bare: { up: [], down: [] }, crypto: { up: [], down: [] }, nimbus: { up: [], down: [] } };
+  const loads = [];
+  const ranges = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ['bare', 'crypto', 'nimbus'] : ['nimbus', 'crypto', 'bare'];
+    for (const kind of order) {
+      execFileSync('sync');
+      loads.push(os.loadavg()[0]);
+      if (kind === 'nimbus') {
+        const upload = execFileSync(
+          'curl',
+          ['-s', '-S', '-w', '\\n%{time_total}', ...auth, '-F', 'parent=/', '-F', `file=@${source}`, `${nimbus.base}/file-service/upload`],
+          { encoding: 'utf8', maxBuffer: 16 * MB },
+        );
+        const [json, seconds] = upload.trim().split('\n');
+        const id = JSON.parse(json)._id;
+        runs.nimbus.up.push(Number(seconds));
+        runs.nimbus.down.push(curl([...auth, `${nimbus.base}/file-service/download/${id}`]));
+        // 1 MiB from the middle: only the chunks it touches are read and decrypted.
+        const middle = Math.floor(SIZE / 2);
+        ranges.push(curl([...auth, '-r', `${middle}-${middle + MB - 1}`, `${nimbus.base}/file-service/download/${id}`]));
+        await fetch(`${nimbus.base}/file-service/remove`, {
+          method: 'DELETE',
+          headers: { ...session, 'content-type': 'application/json' },
+          body: JSON.stringify({ id }),
+        });
+      } else {
+        const server = kind === 'bare' ? bare : cryptoPipe;
+        runs[kind].up.push(curl(['-X', 'POST', '-H', 'content-type: application/octet-stream', '-T', source, `${server.base}/upload`]));
+        runs[kind].down.push(curl([`${server.base}/download`]));
+      }
+    }
+  }
+
+  // A zip of 1,000 files making up the same size, beside the single-file download.
+  const FILES = 1000;
+  const folder = await (
+    await fetch(`${nimbus.base}/folder-service/create`, {
+      method: 'POST',
+      headers: { ...session, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'zip-bench', parent: '/' }),
+    })
+  ).json();
+  const piece = randomBytes(Math.floor(SIZE / FILES));
+  for (let i = 0; i < FILES; i += 8) {
+    await Promise.all(
+      Array.from({ length: Math.min(8, FILES - i) }, async (_, j) => {
+        const form = new FormData();
+        form.append('parent', folder._id);
+        form.append('file', new Blob([piece]), `part-${String(i + j).padStart(4, '0')}.bin`);
+        const r = await fetch(`${nimbus.base}/file-service/upload`, { method: 'POST', headers: session, body: form });
+        if (r.status !== 201) throw new Error(`upload ${r.status}`);
+      }),
+    );
+  }
+  const zips = [];
+  for (let round = 0; round < ROUNDS; round++)
+    zips.push(curl([...auth, `${nimbus.base}/folder-service/download-zip?folderIDs[]=${folder._id}`]));
+  const zipRate = (piece.length * FILES) / MB / Math.min(...zips);
+
+  const rate = (seconds) => SIZE / MB / seconds;
+  const best = (list) => Math.max(...list.map(rate));
+  console.log(`\nTransfers of ${(SIZE / MB).toFixed(0)} MiB with curl, each server in its own process (best of ${ROUNDS}):`);
+  for (const [kind, label] of [
+    ['bare', 'bare node:http pipe'],
+    ['crypto', 'crypto pipe (SHA-256 + AES-GCM)'],
+    ['nimbus', 'Nimbus (SQLite, fs, encrypted)'],
+  ]) {
+    console.log(
+      `  ${label.padEnd(32)} upload ${best(runs[kind].up).toFixed(0).padStart(5)} MB/s   download ${best(runs[kind].down).toFixed(0).padStart(5)} MB/s`,
+    );
+  }
+  const pct = (a, b) => `${((a / b) * 100).toFixed(0)} %`;
+  console.log(
+    `  Nimbus / crypto pipe: upload ${pct(best(runs.nimbus.up), best(runs.crypto.up))}, download ${pct(best(runs.nimbus.down), best(runs.crypto.down))}` +
+      `; Nimbus / bare pipe: upload ${pct(best(runs.nimbus.up), best(runs.bare.up))}, download ${pct(best(runs.nimbus.down), best(runs.bare.down))}`,
+  );
+  console.log(
+    `  Range of 1 MiB in the middle: ${(Math.min(...ranges) * 1000).toFixed(1)} ms (the whole file: ${(Math.min(...runs.nimbus.down) * 1000).toFixed(0)} ms)`,
+  );
+  console.log(
+    `  zip of ${FILES} files (${((piece.length * FILES) / MB).toFixed(0)} MiB): ${zipRate.toFixed(0)} MB/s, ${pct(zipRate, best(runs.nimbus.down))} of the single-file download`,
+  );
+  console.log(`  load average (1 min) before each transfer: ${loads.map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
+} finally {
+  for (const server of servers) await server.stop();
+  await rm(dir, { recursive: true, force: true });
+}
