@@ -6,6 +6,7 @@ import type { SearchFilters, SearchRepository } from './db/search.repository.js'
 import type { FallbackEmbeddingProvider } from './embed/fallback.js';
 import { normalize } from './embed/quantize.js';
 import { landmarkPlaces } from './language/landmarks.js';
+import { relatedWords } from './language/related-words.js';
 import { spellingCandidates } from './language/spelling.js';
 import { parseQuery, type ParsedQuery } from './query/parse-query.js';
 import { fuse } from './rank/fuse.js';
@@ -32,6 +33,14 @@ export const MEANING_ONLY_FLOOR = 0.5;
 /** The same for documents, scans and folders matched by meaning alone: their text says more. */
 export const MEANING_ONLY_TEXT_FLOOR = 0.4;
 const SPARSELY_DESCRIBED = new Set(['photo', 'video']);
+/**
+ * Files found only through a word related to the query's ("car" for "automobile", "ferry" for
+ * "boat") count for less than those holding the query's own words: a related word may be used
+ * in another sense.
+ */
+const RELATED_WEIGHT = 0.5;
+/** Related words looked for in one query, over all its words. */
+const MAX_RELATED_TERMS = 80;
 
 export interface SemanticResults {
   files: FileRow[];
@@ -121,20 +130,39 @@ export class SemanticSearchService {
   private async retrieve(ownerId: string, parsed: ParsedQuery, filters: SearchFilters) {
     // The query's embedding is computed on a compute thread while the word search runs here.
     const vector = this.vectorHits(ownerId, parsed, filters);
-    const keyword = await this.entries.keyword(ownerId, parsed.terms, filters, CANDIDATES).catch(async (err: unknown) => {
+    const words = Promise.all([
+      this.entries.keyword(ownerId, parsed.terms, filters, CANDIDATES),
+      this.entries.keyword(ownerId, this.relatedTerms(parsed.terms), filters, CANDIDATES),
+    ]);
+    const [keyword, related] = await words.catch(async (err: unknown) => {
       await vector.catch(() => undefined);
       throw err;
     });
     const found = await vector;
+    // A related word is only a hint: it counts where the meaning agrees (the vector match is at
+    // least plausible), and then lets a photo or document through the meaning-only floor.
+    const plausible = new Set(found.map((h) => h.itemId));
+    const confirmed = related.filter((r) => plausible.has(r.itemId));
+    const hinted = new Set(confirmed.map((r) => r.itemId));
     const meaning =
       keyword.length > 0
         ? found
-        : found.filter((h) => h.score >= (SPARSELY_DESCRIBED.has(h.kind ?? '') ? MEANING_ONLY_FLOOR : MEANING_ONLY_TEXT_FLOOR));
+        : found.filter(
+            (h) => hinted.has(h.itemId) || h.score >= (SPARSELY_DESCRIBED.has(h.kind ?? '') ? MEANING_ONLY_FLOOR : MEANING_ONLY_TEXT_FLOOR),
+          );
     const fused = fuse([
       { items: keyword, weight: 1 },
+      { items: confirmed, weight: RELATED_WEIGHT },
       { items: meaning, weight: 1 },
     ]);
     return fused.map((f) => ({ itemId: f.itemId, itemType: f.itemType }));
+  }
+
+  /** Synonyms and kinds of the query's words that are not among them. */
+  private relatedTerms(terms: string[]): string[] {
+    const own = new Set(terms);
+    const related = new Set(terms.flatMap((t) => relatedWords(t)).filter((w) => !own.has(w)));
+    return [...related].slice(0, MAX_RELATED_TERMS);
   }
 
   private async vectorHits(ownerId: string, parsed: ParsedQuery, filters: SearchFilters): Promise<VectorHit[]> {

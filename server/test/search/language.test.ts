@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { landmarkPlaces } from '../../src/search/language/landmarks.js';
+import { relatedWords } from '../../src/search/language/related-words.js';
 import { editDistance, isKnownWord, spellingCandidates } from '../../src/search/language/spelling.js';
 
 describe('spelling', () => {
@@ -25,6 +26,29 @@ describe('spelling', () => {
     expect(spellingCandidates('cats')).toEqual([]);
     expect(spellingCandidates('abc')).toEqual([]);
     expect(spellingCandidates('2024')).toEqual([]);
+  });
+});
+
+describe('related words', () => {
+  it('gives the other words of a word’s commonest sense, then kinds of it', () => {
+    expect(relatedWords('automobile')).toEqual(expect.arrayContaining(['car', 'auto', 'sedan']));
+    expect(relatedWords('photograph')).toContain('picture');
+    expect(relatedWords('boat')).toEqual(expect.arrayContaining(['ferry', 'tugboat']));
+    expect(relatedWords('dogs')).toContain('puppy');
+  });
+
+  it('leaves out rarer senses, named instances and the word itself', () => {
+    // "dog" as a verb (to chase) and "mountain" as a great many are rare senses.
+    expect(relatedWords('dog')).not.toContain('chase');
+    expect(relatedWords('mountain')).not.toContain('heap');
+    expect(relatedWords('mountain')).not.toContain('fuji');
+    expect(relatedWords('car')).not.toContain('car');
+    expect(relatedWords('car').length).toBeLessThanOrEqual(40);
+  });
+
+  it('knows nothing of words WordNet lacks', () => {
+    expect(relatedWords('qwxz')).toEqual([]);
+    expect(relatedWords('2024')).toEqual([]);
   });
 });
 

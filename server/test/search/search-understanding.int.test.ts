@@ -24,6 +24,8 @@ describe('AI search understands photos, typos, landmarks and "nothing"', () => {
     await upload(alice, 'IMG_0002.jpg', fixture('../eval/fixtures/IMG_6003.jpg'));
     await upload(alice, 'travel.txt', 'Passport renewal form and visa application for the trip.');
     await upload(alice, 'recipes.txt', 'Lasagna with spinach, ricotta and a slow tomato sauce.');
+    await upload(alice, 'harbour.txt', 'The ferry and the tugboat were repainted at the yard in March.');
+    await upload(alice, 'garage.txt', 'The sedan needs winter tyres and an oil change.');
     await upload(bob, 'bob.txt', 'Squirrel sightings in the park.');
     await h.index();
   }, 180_000);
@@ -41,6 +43,11 @@ describe('AI search understands photos, typos, landmarks and "nothing"', () => {
     expect(await names(alice, 'lazagna')).toEqual(['recipes.txt']);
     // Another account's words are never the correction.
     expect(await names(alice, 'squirel')).toEqual([]);
+  });
+
+  it('finds a document by a word of the same meaning or a broader one', async () => {
+    expect(await names(alice, 'boat')).toContain('harbour.txt');
+    expect(await names(alice, 'automobile')).toContain('garage.txt');
   });
 
   it('finds a photo by the landmark it was taken at', async () => {

