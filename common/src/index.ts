@@ -7,3 +7,4 @@ export * from './messages.js';
 export * from './api/files.js';
 export * from './api/folders.js';
 export * from './api/search.js';
+export * from './api/share-links.js';

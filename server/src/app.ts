@@ -50,6 +50,11 @@ import { handleThumbnail } from './jobs/handlers/thumbnail.job.js';
 import { handleThumbnailBackfill } from './jobs/handlers/thumbnail-backfill.job.js';
 import { mediaRoutes } from './http/routes/media/media.routes.js';
 import { sharingRoutes } from './http/routes/sharing/sharing.routes.js';
+import { shareLinkRoutes } from './http/routes/share-links/share-links.routes.js';
+import { sharedRoutes } from './http/routes/share-links/shared.routes.js';
+import { ShareLinkRepository } from './db/repositories/share-link.repository.js';
+import { ShareLinkService } from './services/share-link.service.js';
+import { SharedAccessService } from './services/shared-access.service.js';
 import { zipRoutes } from './http/routes/zip/zip.routes.js';
 import { MediaService } from './services/media.service.js';
 import { ShareService } from './services/share.service.js';
@@ -275,6 +280,25 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   sharingRoutes(app, { shares, downloads, requireAuth });
   mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies });
   zipRoutes(app, { zips, requireAuth });
+  const shareLinks = new ShareLinkRepository(database.db);
+  shareLinkRoutes(app, { links: new ShareLinkService(uow, shareLinks, clock), clock, requireAuth });
+  sharedRoutes(app, {
+    access: new SharedAccessService({
+      uow,
+      links: shareLinks,
+      throttle: loginThrottle,
+      media,
+      zips,
+      uploads,
+      tus,
+      store,
+      clock,
+      secretKey: config.secrets.secretKey,
+    }),
+    tus,
+    maxUploadBytes: config.maxUploadBytes,
+    secureCookies: config.http.secureCookies,
+  });
   searchRoutes(app, { search: search.service, requireAuth });
   const davDrive = new DavDrive({ uow, dav: davRepository, folders, files, trash, uploads, store });
   davRoutes(app, {

@@ -185,6 +185,8 @@ export interface Database {
   davProperty: DavPropertyTable;
   davLock: DavLockTable;
   tusUpload: TusUploadTable;
+  shareLink: ShareLinkTable;
+  dropOrigin: DropOriginTable;
 }
 
 /** A WebDAV dead property of a file or folder: its qualified name and its value as an XML fragment. */
@@ -234,4 +236,39 @@ export interface TusUploadTable {
   fileId: string | null;
   createdAt: number;
   expiresAt: number;
+  /** The drop link a visitor sent it through, and the name they gave; null for the owner's own. */
+  dropLinkId: string | null;
+  uploaderName: string | null;
+}
+
+export type ShareLinkKind = 'view' | 'drop';
+
+/** A link to a file or folder with its options (see migration 0300). */
+export interface ShareLinkTable {
+  id: string;
+  ownerId: string;
+  kind: ShareLinkKind;
+  itemType: 'file' | 'folder';
+  itemId: string;
+  /** The secret of the public address (256 random bits); the owner may copy the link again. */
+  token: string;
+  passwordHash: string | null;
+  expiresAt: number | null;
+  maxDownloads: number | null;
+  downloads: number;
+  allowDownload: number;
+  maxFileBytes: number | null;
+  maxFiles: number | null;
+  filesReceived: number;
+  createdAt: number;
+  lastAccessAt: number | null;
+}
+
+/** Who sent a file through a drop link, and when. */
+export interface DropOriginTable {
+  fileId: string;
+  ownerId: string;
+  linkId: string;
+  uploaderName: string | null;
+  uploadedAt: number;
 }

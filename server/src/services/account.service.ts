@@ -9,6 +9,7 @@ import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates.js';
 import { hashToken, newId, newSecret } from '../security/ids.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../security/password.js';
+import { reserveAttempts, type Limited } from './attempt-budget.js';
 import type { Clock } from './clock.js';
 import type { IssuedTokens, SessionService } from './session.service.js';
 
@@ -29,8 +30,6 @@ const LOGIN_PER_ADDRESS: ThrottlePolicy = { maxFailures: 20 * LIMITS.loginMaxFai
 /** Wrong current passwords on change-password: a stolen session is no password oracle. */
 const PASSWORD_CHECKS: ThrottlePolicy = { maxFailures: LIMITS.loginMaxFailures, ...FIFTEEN_MINUTES };
 const HOUR_MS = 60 * 60_000;
-
-type Limited = readonly [key: string, policy: ThrottlePolicy];
 
 type EmailSlot = 'verifyEmailSentAt' | 'resetEmailSentAt';
 
@@ -197,24 +196,8 @@ export class AccountService {
     await this.sessions.endAll(accountId);
   }
 
-  /**
-   * Reserves an attempt under each key in turn; the first key over its limit refuses the request,
-   * and the attempts already reserved for it are given back, so a refused request uses up no
-   * shared budget (hammering one pair never locks the e-mail for everyone).
-   */
-  private async reserveAttempts(keys: Limited[], code: 'LOGIN_THROTTLED' | 'RATE_LIMITED', message: string): Promise<void> {
-    const now = this.clock.now();
-    const reserved: Limited[] = [];
-    for (const limited of keys) {
-      const [key, policy] = limited;
-      const { attempts, lockedUntil } = await this.throttle.reserve(key, now, policy);
-      if (attempts > policy.maxFailures) {
-        for (const [k, p] of reserved) await this.throttle.release(k, p);
-        const until = lockedUntil && lockedUntil > now ? lockedUntil : now + policy.lockMs;
-        throw new TooManyError(code, message, Math.ceil((until - now) / 1000));
-      }
-      reserved.push(limited);
-    }
+  private reserveAttempts(keys: Limited[], code: 'LOGIN_THROTTLED' | 'RATE_LIMITED', message: string): Promise<void> {
+    return reserveAttempts(this.throttle, keys, this.clock.now(), { code, message });
   }
 
   private async rateLimit(action: string, clientAddress: string): Promise<void> {

@@ -24,6 +24,14 @@ export interface TusLimits {
 
 /** Unfinished uploads one account may hold at once. */
 export const MAX_OPEN_UPLOADS = 100;
+/** Visitors of one drop link cannot hold more of the owner's unfinished uploads than this. */
+export const MAX_OPEN_DROP_UPLOADS = 10;
+
+/** Told about uploads that came through a drop link. */
+export interface TusUploadObserver {
+  finished(upload: TusUploadRow, file: FileRow): Promise<void>;
+  abandoned(upload: TusUploadRow): Promise<void>;
+}
 const LEASE_MS = 15_000;
 const RENEW_MS = 5_000;
 const PURGE_BATCH = 100;
@@ -64,7 +72,17 @@ export class TusUploadService {
     readonly limits: TusLimits,
   ) {}
 
-  async create(ownerId: string, input: { length: number; filename: string; parent: string; metadata: string }): Promise<TusUploadRow> {
+  private observer: TusUploadObserver | null = null;
+
+  /** Who is told when an upload through a drop link becomes a file or is abandoned. */
+  observe(observer: TusUploadObserver): void {
+    this.observer = observer;
+  }
+
+  async create(
+    ownerId: string,
+    input: { length: number; filename: string; parent: string; metadata: string; drop?: { linkId: string; uploaderName: string | null } },
+  ): Promise<TusUploadRow> {
     const { maxUploadBytes, quotaBytes } = this.limits;
     if (maxUploadBytes !== null && input.length > maxUploadBytes) {
       throw new DomainError('PAYLOAD_TOO_LARGE', `File is larger than ${maxUploadBytes} bytes`);
@@ -77,6 +95,9 @@ export class TusUploadService {
     }
     const filename = sanitizeName(input.filename);
     const folderId = await this.folders.resolveActiveParent(ownerId, input.parent);
+    if (input.drop && (await this.uploads.countForLink(input.drop.linkId)) >= MAX_OPEN_DROP_UPLOADS) {
+      throw new ConflictError('CONFLICT', `At most ${MAX_OPEN_DROP_UPLOADS} unfinished uploads through one link at once`);
+    }
     if ((await this.uploads.countOwned(ownerId)) >= MAX_OPEN_UPLOADS) {
       throw new ConflictError('CONFLICT', `At most ${MAX_OPEN_UPLOADS} unfinished uploads at once; finish or cancel some first`);
     }
@@ -98,6 +119,8 @@ export class TusUploadService {
       fileId: null,
       createdAt: now,
       expiresAt: now + this.limits.expiryMs,
+      dropLinkId: input.drop?.linkId ?? null,
+      uploaderName: input.drop?.uploaderName ?? null,
     };
     await this.uploads.insert(row);
     this.carry(id, 0, this.store.startHash());
@@ -107,6 +130,13 @@ export class TusUploadService {
   async get(ownerId: string, id: string): Promise<TusUploadRow> {
     const row = await this.uploads.findOwned(ownerId, id);
     if (!row || row.expiresAt <= this.clock.now()) throw new NotFoundError('NOT_FOUND', 'Upload not found');
+    return row;
+  }
+
+  /** An upload through a drop link, for a visitor of that link; any other answers not found. */
+  async getForLink(linkId: string, id: string): Promise<TusUploadRow> {
+    const row = await this.uploads.findById(id);
+    if (!row || row.dropLinkId !== linkId || row.expiresAt <= this.clock.now()) throw new NotFoundError('NOT_FOUND', 'Upload not found');
     return row;
   }
 
@@ -226,6 +256,7 @@ export class TusUploadService {
       contentType: await detectContentType(head, row.filename),
     });
     await this.uploads.complete(row.id, file.id);
+    if (row.dropLinkId) await this.observer?.finished(row, file);
     return file;
   }
 
@@ -236,5 +267,6 @@ export class TusUploadService {
       await this.jobs.enqueue(JOB.blobDelete, { keys: this.store.storedKeys(row, row.segments) }, { lane: row.ownerId });
     }
     await this.uploads.delete(row.id);
+    if (row.fileId === null && row.dropLinkId) await this.observer?.abandoned(row);
   }
 }

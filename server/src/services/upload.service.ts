@@ -50,6 +50,8 @@ export interface StoreFileInput {
   /** Folder id or null for the root; already checked to be the owner's active folder. */
   folderId: string | null;
   body: Readable;
+  /** A lower cap than the server's for this one file (a drop link's). */
+  maxBytes?: number;
 }
 
 /**
@@ -74,7 +76,7 @@ export class UploadService {
 
   async storeFile(input: StoreFileInput): Promise<FileRow> {
     const filename = sanitizeName(input.filename);
-    const { storageKey, written, contentType } = await this.writeBlob(input.ownerId, filename, input.body, 0);
+    const { storageKey, written, contentType } = await this.writeBlob(input.ownerId, filename, input.body, 0, input.maxBytes);
     return this.commitStored({ ownerId: input.ownerId, folderId: input.folderId, filename, storageKey, ...written, contentType });
   }
 
@@ -177,7 +179,7 @@ export class UploadService {
    * Streams `body` into a new encrypted blob under the upload and quota limits. `replacing` is the
    * size of a file the blob will replace: its bytes count as free for the quota.
    */
-  private async writeBlob(ownerId: string, filename: string, body: Readable, replacing: number) {
+  private async writeBlob(ownerId: string, filename: string, body: Readable, replacing: number, cap = Infinity) {
     const storageKey = newId();
     const { maxUploadBytes, quotaBytes } = this.limits;
     // With a quota, the upload may take no more than what is left of it (checked again at commit).
@@ -185,7 +187,7 @@ export class UploadService {
     if (left !== null && left <= 0) throw quotaExceeded(quotaBytes!);
     const head = new HeadCapture();
     body.on('error', (err) => head.destroy(err));
-    const maxBytes = Math.min(maxUploadBytes ?? Infinity, left ?? Infinity);
+    const maxBytes = Math.min(maxUploadBytes ?? Infinity, left ?? Infinity, cap);
     let written;
     try {
       written = await this.store.write(storageKey, body.pipe(head), Number.isFinite(maxBytes) ? { maxBytes } : {});

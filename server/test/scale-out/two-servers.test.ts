@@ -157,6 +157,43 @@ describe.skipIf(process.env.NIMBUS_SKIP_POSTGRES === '1')('two server processes 
     expect(await (await dav(b.url, 'GET')).text()).toBe('v3');
   });
 
+  it('a link limited to 3 downloads serves exactly 3 of 20 concurrent requests across both servers', async () => {
+    const jar = new Jar();
+    await jar.call(`${a.url}/user-service/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `limit-${Date.now()}@example.com`, password: 'secret-pass' }),
+    });
+    const data = randomBytes(64 * 1024);
+    const { body, contentType } = await multipartBody([
+      { name: 'parent', value: '/' },
+      { name: 'file', filename: 'limited.bin', data },
+    ]);
+    const uploaded = await jar.call(`${a.url}/file-service/upload`, {
+      method: 'POST',
+      headers: { 'content-type': contentType },
+      body: new Uint8Array(body),
+    });
+    const file = (await uploaded.json()) as { _id: string };
+    const created = await jar.call(`${b.url}/share-service/links`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ itemType: 'file', itemId: file._id, maxDownloads: 3 }),
+    });
+    expect(created.status).toBe(201);
+    const { token } = (await created.json()) as { token: string };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const response = await fetch(`${i % 2 ? a.url : b.url}/share-service/public/${token}/files/${file._id}/download`);
+        const bytes = Buffer.from(await response.arrayBuffer());
+        return { status: response.status, whole: bytes.equals(data) };
+      }),
+    );
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(3);
+    expect(answers.filter((r) => r.status === 200).every((r) => r.whole)).toBe(true);
+    expect(answers.filter((r) => r.status === 410)).toHaveLength(17);
+  });
+
   it('a resumable upload begun through one server is finished through the other (S3, no shared memory)', async () => {
     const jar = new Jar();
     await jar.call(`${a.url}/user-service/create`, {

@@ -12,6 +12,8 @@ import * as appPassword from './2026_11_24_0103_app_password.js';
 import * as pgActiveListIndexes from './2026_11_24_0104_pg_active_list_indexes.js';
 import * as webdav from './2026_11_24_0200_webdav.js';
 import * as tusUpload from './2026_11_24_0201_tus_upload.js';
+import * as shareLink from './2026_11_25_0300_share_link.js';
+import * as dropTusUpload from './2026_11_25_0301_drop_tus_upload.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +30,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0104_pg_active_list_indexes': pgActiveListIndexes,
   '2026_11_24_0200_webdav': webdav,
   '2026_11_24_0201_tus_upload': tusUpload,
+  '2026_11_25_0300_share_link': shareLink,
+  '2026_11_25_0301_drop_tus_upload': dropTusUpload,
 };

@@ -47,6 +47,34 @@ export class FileRepository {
     return this.db.selectFrom('file').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
+  /** The owner's active files with SPEC's public or one-time link, newest first. */
+  linked(ownerId: string, limit: number): Promise<FileRow[]> {
+    return this.db
+      .selectFrom('file')
+      .selectAll()
+      .where('ownerId', '=', ownerId)
+      .where('linkType', 'is not', null)
+      .where('trashedAt', 'is', null)
+      .orderBy('updatedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Whether an active file of the owner in that folder already has this name (its key). */
+  async hasActiveName(ownerId: string, folderId: string | null, nameKey: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('file')
+      .select('id')
+      .where('ownerId', '=', ownerId)
+      .where('folderId', folderId === null ? 'is' : '=', folderId)
+      .where('nameKey', '=', nameKey)
+      .where('trashedAt', 'is', null)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   list(q: FileListQuery): Promise<FileRow[]> {
     let query = this.db.selectFrom('file').selectAll().where('ownerId', '=', q.ownerId);
     if (q.mediaKinds) {

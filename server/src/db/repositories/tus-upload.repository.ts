@@ -14,6 +14,21 @@ export class TusUploadRepository {
     return this.db.selectFrom('tusUpload').selectAll().where('id', '=', id).where('ownerId', '=', ownerId).executeTakeFirst();
   }
 
+  findById(id: string): Promise<TusUploadRow | undefined> {
+    return this.db.selectFrom('tusUpload').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Unfinished uploads through one drop link. */
+  async countForLink(linkId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('tusUpload')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('dropLinkId', '=', linkId)
+      .where('fileId', 'is', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async countOwned(ownerId: string): Promise<number> {
     const row = await this.db
       .selectFrom('tusUpload')

@@ -2,7 +2,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from './error-handler.js';
 
-const API_PREFIXES = ['/user-service/', '/file-service/', '/folder-service/', '/api/', '/assets/', '/health'];
+const API_PREFIXES = ['/user-service/', '/file-service/', '/folder-service/', '/share-service/', '/api/', '/assets/', '/health'];
 
 function isApiPath(url: string): boolean {
   const path = url.split('?')[0] ?? '';
@@ -29,6 +29,8 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | nul
   app.setNotFoundHandler((request, reply) => {
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url);
     if (webRoot && isPage) {
+      // A shared link's page: its address is a secret, never to be indexed or sent on as a referrer.
+      if (request.url.startsWith('/s/')) void reply.header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return sendError(request, reply, 'ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`);

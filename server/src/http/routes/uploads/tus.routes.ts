@@ -66,43 +66,48 @@ function stateHeaders(reply: FastifyReply, upload: TusUploadRow): void {
   if (upload.fileId) void reply.header('nimbus-file-id', upload.fileId);
 }
 
+/** Who may create and touch uploads at one tus endpoint. */
+export interface TusAccess {
+  preHandler?: preHandlerAsyncHookHandler;
+  /** Makes the upload for a creation request (its length and metadata already read). */
+  create(
+    request: FastifyRequest,
+    input: { length: number; filename: string; metadata: Map<string, string>; rawMetadata: string },
+  ): Promise<TusUploadRow>;
+  /** The caller's upload by id; anyone else's answers not found. */
+  find(request: FastifyRequest, id: string): Promise<TusUploadRow>;
+}
+
 /**
  * tus 1.0.0 resumable uploads with the creation, creation-with-upload, termination, expiration
- * and checksum (sha256) extensions, for the signed-in account. The protocol is small and every
- * piece must go through Nimbus's own sealing and row-after-bytes rule, so it is written here
- * over TusUploadService rather than adapted from a server built around its own stores.
+ * and checksum (sha256) extensions, at `base`. The protocol is small and every piece must go
+ * through Nimbus's own sealing and row-after-bytes rule, so it is written here over
+ * TusUploadService rather than adapted from a server built around its own stores.
  */
-export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
-  const { tus } = deps;
-
+export function registerTusProtocol(app: FastifyInstance, base: string, tus: TusUploadService, access: TusAccess): void {
   void app.register(async (scope) => {
     // Pieces are streamed by the handler, never buffered by the framework.
     scope.addContentTypeParser(OFFSET_TYPE, (_request, _payload, done) => done(null));
     scope.addHook('onSend', async (_request, reply) => {
       void reply.header('tus-resumable', TUS_VERSION);
     });
+    const guarded = access.preHandler ? { preHandler: access.preHandler } : {};
 
     const options = async (_request: FastifyRequest, reply: FastifyReply) => {
       void reply.headers({ 'tus-version': TUS_VERSION, 'tus-extension': EXTENSIONS, 'tus-checksum-algorithm': 'sha256' });
       if (tus.limits.maxUploadBytes !== null) void reply.header('tus-max-size', String(tus.limits.maxUploadBytes));
       return reply.status(204).send();
     };
-    scope.options(BASE, options);
-    scope.options(`${BASE}/:id`, options);
+    scope.options(base, options);
+    scope.options(`${base}/:id`, options);
 
     const append = async (request: FastifyRequest, reply: FastifyReply, upload: TusUploadRow, offset: number) => {
-      const result = await tus.append(
-        authOf(request).accountId,
-        upload.id,
-        offset,
-        request.raw,
-        parseChecksum(header(request, 'upload-checksum')),
-      );
+      const result = await tus.append(upload.ownerId, upload.id, offset, request.raw, parseChecksum(header(request, 'upload-checksum')));
       stateHeaders(reply, result.upload);
       return result;
     };
 
-    scope.post(BASE, { preHandler: deps.requireAuth, config: { streamsBody: true } }, async (request, reply) => {
+    scope.post(base, { ...guarded, config: { streamsBody: true } }, async (request, reply) => {
       requireTusVersion(request);
       if (header(request, 'upload-defer-length') !== undefined) throw new InvalidError('Upload-Defer-Length is not supported');
       const lengthHeader = header(request, 'upload-length');
@@ -112,29 +117,24 @@ export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
       const metadata = parseMetadata(rawMetadata);
       const filename = metadata.get('filename');
       if (!filename) throw new InvalidError('Upload-Metadata needs a filename');
-      const upload = await tus.create(authOf(request).accountId, {
-        length,
-        filename,
-        parent: metadata.get('parent') || '/',
-        metadata: rawMetadata,
-      });
-      void reply.status(201).header('location', `${BASE}/${upload.id}`);
+      const upload = await access.create(request, { length, filename, metadata, rawMetadata });
+      void reply.status(201).header('location', `${request.url.split('?')[0]}/${upload.id}`);
       const hasBody = Number(header(request, 'content-length') ?? 0) > 0 || header(request, 'transfer-encoding') !== undefined;
       if (hasBody && header(request, 'content-type') === OFFSET_TYPE) await append(request, reply, upload, 0);
       else stateHeaders(reply, upload);
       return reply.send();
     });
 
-    scope.head(`${BASE}/:id`, { preHandler: deps.requireAuth }, async (request, reply) => {
+    scope.head(`${base}/:id`, guarded, async (request, reply) => {
       requireTusVersion(request);
-      const upload = await tus.get(authOf(request).accountId, parseInput(idParams, request.params).id);
+      const upload = await access.find(request, parseInput(idParams, request.params).id);
       stateHeaders(reply, upload);
       void reply.header('upload-length', String(upload.length));
       if (upload.metadata) void reply.header('upload-metadata', upload.metadata);
       return reply.status(200).send();
     });
 
-    scope.patch(`${BASE}/:id`, { preHandler: deps.requireAuth, config: { streamsBody: true } }, async (request, reply) => {
+    scope.patch(`${base}/:id`, { ...guarded, config: { streamsBody: true } }, async (request, reply) => {
       requireTusVersion(request);
       if (header(request, 'content-type') !== OFFSET_TYPE) {
         throw new DomainError('UNSUPPORTED_MEDIA_TYPE', `PATCH bodies must be ${OFFSET_TYPE}`);
@@ -142,15 +142,32 @@ export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
       const offsetHeader = header(request, 'upload-offset');
       if (offsetHeader === undefined) throw new InvalidError('Upload-Offset is required');
       const offset = parseInput(byteCount, offsetHeader);
-      const upload = await tus.get(authOf(request).accountId, parseInput(idParams, request.params).id);
+      const upload = await access.find(request, parseInput(idParams, request.params).id);
       await append(request, reply, upload, offset);
       return reply.status(204).send();
     });
 
-    scope.delete(`${BASE}/:id`, { preHandler: deps.requireAuth }, async (request, reply) => {
+    scope.delete(`${base}/:id`, guarded, async (request, reply) => {
       requireTusVersion(request);
-      await tus.terminate(authOf(request).accountId, parseInput(idParams, request.params).id);
+      const upload = await access.find(request, parseInput(idParams, request.params).id);
+      await tus.terminate(upload.ownerId, upload.id);
       return reply.status(204).send();
     });
+  });
+}
+
+/** The signed-in account's resumable uploads. */
+export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
+  const { tus } = deps;
+  registerTusProtocol(app, BASE, tus, {
+    preHandler: deps.requireAuth,
+    create: (request, input) =>
+      tus.create(authOf(request).accountId, {
+        length: input.length,
+        filename: input.filename,
+        parent: input.metadata.get('parent') || '/',
+        metadata: input.rawMetadata,
+      }),
+    find: (request, id) => tus.get(authOf(request).accountId, id),
   });
 }

@@ -1,0 +1,205 @@
+import {
+  SHARE_LIMITS,
+  shareTokenParams,
+  sharedListQuery,
+  sharedZipQuery,
+  unlockShareBody,
+  type SharedLinkInfoDto,
+  type SharedListingDto,
+} from '@nimbus/common';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { DomainError, InvalidError } from '../../../domain/errors.js';
+import type { FileRow } from '../../../db/repositories/file.repository.js';
+import { UNLOCK_TTL_MS, type SharedAccessService, type SharedLink } from '../../../services/shared-access.service.js';
+import type { StoredAsset } from '../../../services/stored-asset.js';
+import { attachmentHeader } from '../../content-disposition.js';
+import { field, readMultipart } from '../../multipart.js';
+import { sendStoredFile } from '../../send-stored-file.js';
+import type { TusUploadService } from '../../../services/tus-upload.service.js';
+import { registerTusProtocol } from '../uploads/tus.routes.js';
+import { parseInput } from '../../validation.js';
+import { presentSharedFile, presentSharedFolder } from './share-links.presenter.js';
+
+export interface SharedRoutesDeps {
+  access: SharedAccessService;
+  tus: TusUploadService;
+  maxUploadBytes: number | null;
+  secureCookies: boolean;
+}
+
+export const PUBLIC_PREFIX = '/share-service/public/';
+/** The visitor's proof of the password; one per link, sent only to that link's calls. */
+const ACCESS_COOKIE = 'share-access';
+/** Links can be revoked and their options changed: nothing a visitor saw may be kept by a cache. */
+const NO_STORE = 'private, no-store';
+
+const fileParams = shareTokenParams.extend({ fileId: z.string().min(1).max(64) });
+
+const pathOf = (token: string) => `${PUBLIC_PREFIX}${token}`;
+const accessOf = (request: FastifyRequest) => request.cookies[ACCESS_COOKIE];
+
+/** What anyone holding a link may call, without an account. */
+export function sharedRoutes(app: FastifyInstance, deps: SharedRoutesDeps): void {
+  const { access } = deps;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith(PUBLIC_PREFIX)) return;
+    void reply.header('cache-control', NO_STORE).header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
+  });
+
+  const enter = (request: FastifyRequest) => {
+    const { token } = parseInput(shareTokenParams, request.params);
+    return access.enter(token, accessOf(request));
+  };
+
+  app.get('/share-service/public/:token', async (request): Promise<SharedLinkInfoDto> => {
+    const { token } = parseInput(shareTokenParams, request.params);
+    return present(await access.open(token, accessOf(request)));
+  });
+
+  app.post('/share-service/public/:token/unlock', async (request, reply): Promise<SharedLinkInfoDto> => {
+    const { token } = parseInput(shareTokenParams, request.params);
+    const { password } = parseInput(unlockShareBody, request.body);
+    const { access: proof } = await access.unlock(token, password, request.ip);
+    void reply.setCookie(ACCESS_COOKIE, proof, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: deps.secureCookies,
+      path: pathOf(token),
+      maxAge: Math.floor(UNLOCK_TTL_MS / 1000),
+    });
+    return present(await access.open(token, proof));
+  });
+
+  app.get('/share-service/public/:token/list', async (request): Promise<SharedListingDto> => {
+    const shared = await enter(request);
+    const q = parseInput(sharedListQuery, request.query);
+    const listing = await access.list(shared, q.folder, q.sortBy, q.after);
+    return {
+      folder: presentSharedFolder(listing.folder),
+      path: listing.path.map(presentSharedFolder),
+      folders: listing.folders.map(presentSharedFolder),
+      files: listing.files.map(presentSharedFile),
+      next: listing.next,
+    };
+  });
+
+  app.get('/share-service/public/:token/files/:fileId/thumbnail', async (request, reply) => {
+    const shared = await enter(request);
+    return inline(request, reply, await access.thumbnail(shared, parseInput(fileParams, request.params).fileId));
+  });
+
+  app.get('/share-service/public/:token/files/:fileId/preview', async (request, reply) => {
+    const shared = await enter(request);
+    return inline(request, reply, await access.preview(shared, parseInput(fileParams, request.params).fileId));
+  });
+
+  app.get('/share-service/public/:token/files/:fileId/download', async (request, reply) => {
+    const shared = await enter(request);
+    const limited = shared.link.maxDownloads !== null;
+    if (limited) {
+      // Each request takes one of a limited link's downloads: it gets the whole body, never a part.
+      delete request.headers['if-none-match'];
+      delete request.headers['if-modified-since'];
+      delete request.headers.range;
+    }
+    const asset = await access.download(shared, parseInput(fileParams, request.params).fileId, request.method !== 'HEAD');
+    return sendStoredFile(request, reply, asset, (range) => asset.open(range), {
+      disposition: 'attachment',
+      allowRanges: !limited,
+      cacheControl: NO_STORE,
+    });
+  });
+
+  app.get('/share-service/public/:token/zip', async (request, reply) => {
+    const shared = await enter(request);
+    const { folder } = parseInput(sharedZipQuery, request.query);
+    const zip = await access.zip(shared, folder, request.method !== 'HEAD');
+    void reply
+      .type('application/zip')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header('content-disposition', attachmentHeader(zip.filename))
+      .header('x-content-type-options', 'nosniff');
+    if (request.method === 'HEAD') {
+      zip.stream.destroy();
+      return reply.send();
+    }
+    return reply.send(zip.stream);
+  });
+
+  // Resumable uploads through a drop link: the tus protocol of /file-service/tus, for the link's visitors.
+  registerTusProtocol(app, '/share-service/public/:token/tus', deps.tus, {
+    create: async (request, input) =>
+      access.createDropUpload(await enter(request), {
+        length: input.length,
+        filename: input.filename,
+        uploaderName: input.metadata.get('name')?.trim().slice(0, SHARE_LIMITS.uploaderNameMaxLength) || null,
+        metadata: input.rawMetadata,
+      }),
+    find: async (request, id) => {
+      const shared = await enter(request);
+      if (shared.link.kind !== 'drop') throw new DomainError('NOT_FOUND', 'Upload not found');
+      return deps.tus.getForLink(shared.link.id, id);
+    },
+  });
+
+  app.post(
+    '/share-service/public/:token/upload',
+    {
+      config: { streamsBody: true },
+      onRequest: async (request) => {
+        const length = Number(request.headers['content-length'] ?? 0);
+        if (deps.maxUploadBytes && length > deps.maxUploadBytes + 64 * 1024)
+          throw new DomainError('PAYLOAD_TOO_LARGE', `File is larger than ${deps.maxUploadBytes} bytes`);
+      },
+    },
+    async (request, reply) => {
+      const shared = await enter(request);
+      if (shared.link.kind !== 'drop') throw new DomainError('NOT_FOUND', 'This link does not take uploads');
+      const max = shared.link.maxFileBytes;
+      if (max !== null && Number(request.headers['content-length'] ?? 0) > max + 64 * 1024)
+        throw new DomainError('PAYLOAD_TOO_LARGE', `This link accepts files of at most ${max} bytes`);
+      const { results } = await readMultipart(request, { files: 1, fields: 5, fieldBytes: 4096 }, async (stream, info, fields) => {
+        if (info.field !== 'file') return void stream.resume();
+        const uploaderName = field(fields, 'name')?.trim().slice(0, SHARE_LIMITS.uploaderNameMaxLength) || null;
+        return access.drop(shared, { filename: info.filename || 'Untitled', body: stream, uploaderName });
+      });
+      const file = results.find((r): r is FileRow => r !== undefined);
+      if (!file) throw new InvalidError('The upload has no file part');
+      void reply.status(201);
+      // The visitor learns only that the file arrived and under which name.
+      return { filename: file.filename, size: file.size };
+    },
+  );
+}
+
+function inline(request: FastifyRequest, reply: FastifyReply, asset: StoredAsset): Promise<FastifyReply> {
+  return sendStoredFile(request, reply, asset, (range) => asset.open(range), { disposition: 'inline', cacheControl: NO_STORE });
+}
+
+function present(shared: SharedLink): SharedLinkInfoDto {
+  const { link } = shared;
+  const info: SharedLinkInfoDto = { kind: link.kind, itemType: link.itemType, passwordRequired: !shared.unlocked };
+  if (!shared.unlocked) return info;
+  info.expiresAt = link.expiresAt === null ? null : new Date(link.expiresAt).toISOString();
+  if (link.kind === 'drop') {
+    info.name = shared.folder?.name;
+    info.drop = {
+      maxFileBytes: link.maxFileBytes,
+      maxFiles: link.maxFiles,
+      filesLeft: link.maxFiles === null ? null : Math.max(0, link.maxFiles - link.filesReceived),
+    };
+    return info;
+  }
+  info.allowDownload = link.allowDownload === 1;
+  if (shared.file) {
+    info.name = shared.file.filename;
+    info.file = presentSharedFile(shared.file);
+  }
+  if (shared.folder) {
+    info.name = shared.folder.name;
+    info.folder = presentSharedFolder(shared.folder);
+  }
+  return info;
+}
