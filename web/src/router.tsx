@@ -16,6 +16,7 @@ export const routes: RouteObject[] = [
       { path: 'verify-email/:token', lazy: () => import('./routes/verify-email.$token') },
       { path: 'reset-password/:token', lazy: () => import('./routes/reset-password.$token') },
       { path: 'public-download/:id/:tempToken', lazy: () => import('./routes/public-download.$id.$tempToken') },
+      { path: 's/:token', lazy: () => import('./routes/s.$token') },
       {
         Component: RequireAuth,
         children: [
@@ -30,6 +31,7 @@ export const routes: RouteObject[] = [
               { path: 'search-trash/:query', lazy: () => import('./routes/search-trash.$query') },
               { path: 'media', lazy: () => import('./routes/media') },
               { path: 'search-media/:query', lazy: () => import('./routes/search-media.$query') },
+              { path: 'shared', lazy: () => import('./routes/shared') },
             ],
           },
           { path: 'settings', lazy: () => import('./routes/settings') },

@@ -10,7 +10,7 @@ export const GET_TOKEN_PATH = '/user-service/get-token';
  * 401s that reject the credentials of the call itself rather than an expired session: a new access
  * token cannot change their outcome, and retrying a login would count twice against its throttle.
  */
-const CREDENTIAL_CODES = new Set<ErrorCode | string>(['INVALID_CREDENTIALS', 'WRONG_PASSWORD', 'INVALID_TOKEN']);
+const CREDENTIAL_CODES = new Set<ErrorCode | string>(['INVALID_CREDENTIALS', 'WRONG_PASSWORD', 'INVALID_TOKEN', 'PASSWORD_REQUIRED']);
 
 interface RetryConfig extends InternalAxiosRequestConfig {
   _retry?: boolean;

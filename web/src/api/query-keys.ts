@@ -30,3 +30,19 @@ export const folderKeys = {
 export const publicKeys = {
   info: (id: string, token: string) => ['public', id, token] as const,
 };
+
+/** The owner's share links: all of them, or one item's. Invalidate `all` after any change to a link. */
+export const shareLinkKeys = {
+  all: ['share-links'] as const,
+  list: (itemId?: string) => [...shareLinkKeys.all, 'list', itemId ?? null] as const,
+  dropOrigin: (fileId: string) => [...shareLinkKeys.all, 'drop-origin', fileId] as const,
+  /** SPEC's file links; they change with the files, so they also live under `fileKeys.all`. */
+  fileLinks: () => ['files', 'share-links'] as const,
+};
+
+/** What a visitor of a link sees. */
+export const sharedKeys = {
+  all: (token: string) => ['shared', token] as const,
+  info: (token: string) => [...sharedKeys.all(token), 'info'] as const,
+  listing: (token: string, folder: string | null) => [...sharedKeys.all(token), 'list', folder] as const,
+};

@@ -5,9 +5,9 @@ import { refreshSession } from './client';
 /** Files at least this big go through resumable uploads; smaller ones keep SPEC's one POST. */
 export const RESUMABLE_MIN_BYTES = 20 * 1024 * 1024;
 /** Each request carries this much: a dropped connection costs at most one piece. */
-const CHUNK_BYTES = 16 * 1024 * 1024;
+export const CHUNK_BYTES = 16 * 1024 * 1024;
 /** Back-off between attempts after a network error, a server error or a busy upload. */
-const RETRY_DELAYS = [0, 1_000, 3_000, 5_000, 10_000, 20_000, 30_000, 60_000, 60_000, 60_000];
+export const RETRY_DELAYS = [0, 1_000, 3_000, 5_000, 10_000, 20_000, 30_000, 60_000, 60_000, 60_000];
 const ENDPOINT = '/file-service/tus';
 
 export interface ResumableUpload {

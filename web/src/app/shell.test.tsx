@@ -41,10 +41,10 @@ describe('routing', () => {
 });
 
 describe('main layout', () => {
-  it('has the side menu with ADD NEW, Home, Media, Settings and Trash', async () => {
+  it('has the side menu with ADD NEW, Home, Media, Shared, Settings and Trash', async () => {
     renderApp('/home', { user: testUser });
     const menu = await screen.findByRole('navigation', { name: 'Main menu' });
-    for (const name of ['Home', 'Media', 'Settings', 'Trash']) expect(within(menu).getByRole('link', { name })).toBeTruthy();
+    for (const name of ['Home', 'Media', 'Shared', 'Settings', 'Trash']) expect(within(menu).getByRole('link', { name })).toBeTruthy();
     expect(within(menu).getByRole('link', { name: 'Trash' }).className).toContain('text-red-600');
     expect(within(menu).getByRole('link', { name: 'Settings' }).className).toContain('md:hidden');
   });

@@ -5,6 +5,7 @@ import { resetSelected } from '../../state/selection.slice';
 import { extensionBadge, shortenMiddle } from '../format/file-name';
 import { formatDay } from '../format/format-date';
 import { formatBytes } from '../format/format-size';
+import { ItemLinks } from '../share-links/ItemLinks';
 
 /** Longest name the panel shows before shortening it in the middle (SPEC §9). */
 export const PANEL_NAME_MAX = 66;
@@ -68,6 +69,11 @@ export function DetailPanel() {
               )
             )}
           </dl>
+          {file ? (
+            <ItemLinks key={file._id} item={{ type: 'file', id: file._id, name: file.filename }} />
+          ) : (
+            folder && <ItemLinks key={folder._id} item={{ type: 'folder', id: folder._id, name: folder.name }} />
+          )}
         </>
       )}
     </aside>

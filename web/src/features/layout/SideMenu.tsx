@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { HomeIcon, PhotoIcon, SettingsIcon, TrashIcon } from '../../components/icons';
+import { HomeIcon, PhotoIcon, SettingsIcon, ShareIcon, TrashIcon } from '../../components/icons';
 import { AddNewMenu } from './AddNewMenu';
 import { sectionOf, type Section } from './sections';
 
@@ -27,10 +27,11 @@ function MenuItem({ to, label, icon: Icon, active, danger, className = '' }: Ite
   );
 }
 
-/** ADD NEW, Home, Media, Settings (small screens only) and Trash in red. */
+/** ADD NEW, Home, Media, Shared, Settings (small screens only) and Trash in red. */
 export function SideMenu() {
   const { pathname } = useLocation();
-  const section: Section | 'settings' = pathname === '/settings' ? 'settings' : sectionOf(pathname);
+  const section: Section | 'settings' | 'shared' =
+    pathname === '/settings' ? 'settings' : pathname === '/shared' ? 'shared' : sectionOf(pathname);
   return (
     <nav aria-label="Main menu" className="flex flex-col gap-4 px-3 pt-2 pb-4">
       <div className="px-1">
@@ -39,6 +40,7 @@ export function SideMenu() {
       <div className="flex flex-col gap-0.5">
         <MenuItem to="/home" label="Home" icon={HomeIcon} active={section === 'home'} />
         <MenuItem to="/media" label="Media" icon={PhotoIcon} active={section === 'media'} />
+        <MenuItem to="/shared" label="Shared" icon={ShareIcon} active={section === 'shared'} />
         <MenuItem to="/settings" label="Settings" icon={SettingsIcon} active={section === 'settings'} className="md:hidden" />
         <MenuItem to="/trash" label="Trash" icon={TrashIcon} active={section === 'trash'} danger />
       </div>

@@ -1,5 +1,5 @@
 import type { FileDto } from '@nimbus/common';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'react-toastify';
 import { publicLinkOf, type Permission } from '../../api/sharing.api';
 import { Button } from '../../components/Button';
@@ -9,6 +9,7 @@ import { resetShareSelected } from '../../state/selection.slice';
 import { copyText } from '../popups/file-format';
 import { FILE_MESSAGES } from '../popups/file-messages';
 import { PopupCard } from '../popups/PopupCard';
+import { LinkOptionsDialog } from '../share-links/LinkOptionsDialog';
 import { useSlideClose } from '../popups/useSlideClose';
 import { PERMISSIONS } from './share-texts';
 import { useChangeLink } from './useChangeLink';
@@ -19,6 +20,7 @@ export function SharePopup({ file }: { file: FileDto }) {
   const selectId = useId();
   const { closing, close } = useSlideClose(() => dispatch(resetShareSelected()));
   const { change, pending } = useChangeLink();
+  const [moreOptions, setMoreOptions] = useState(false);
   const permission: Permission = file.metadata.linkType ?? 'private';
   const link = permission === 'private' ? '' : publicLinkOf(file);
   const current = PERMISSIONS.find((p) => p.value === permission) ?? PERMISSIONS[0]!;
@@ -65,9 +67,16 @@ export function SharePopup({ file }: { file: FileDto }) {
       <p className="mt-2 text-sm text-muted" data-testid="permission-help">
         {current.help}
       </p>
-      <Button className="mt-6 self-end" onClick={close}>
-        Done
-      </Button>
+      <div className="mt-6 flex items-center justify-between gap-2">
+        {/* Links with a password, an expiry or a download limit: beside SPEC's one link, never instead of it. */}
+        <Button variant="text" className="px-3" onClick={() => setMoreOptions(true)}>
+          More options
+        </Button>
+        <Button onClick={close}>Done</Button>
+      </div>
+      {moreOptions && (
+        <LinkOptionsDialog item={{ type: 'file', id: file._id, name: file.filename }} onClose={() => setMoreOptions(false)} />
+      )}
     </PopupCard>
   );
 }

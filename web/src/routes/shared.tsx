@@ -1,0 +1,5 @@
+import { SharedPage } from '../features/share-links/SharedPage';
+
+export function Component() {
+  return <SharedPage />;
+}
