@@ -214,5 +214,6 @@ describe('uploads', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+    // 40 MiB through a throttled connection, a reload and the rest: about 40 s on a quiet machine.
+  }, 150_000);
 });
