@@ -187,6 +187,10 @@ export class UploadService {
     if (left !== null && left <= 0) throw quotaExceeded(quotaBytes!);
     const head = new HeadCapture();
     body.on('error', (err) => head.destroy(err));
+    // The store reads `head` only once it starts pulling; a body that fails before then (a client
+    // cut off mid-part) would otherwise be an unhandled 'error' that ends the process. The store
+    // still sees the failure: reading a destroyed stream rejects with its error.
+    head.on('error', () => undefined);
     const maxBytes = Math.min(maxUploadBytes ?? Infinity, left ?? Infinity, cap);
     let written;
     try {

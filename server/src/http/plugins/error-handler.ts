@@ -63,8 +63,19 @@ function frameworkCode(error: FastifyError): ErrorCode | null {
     case 'FST_ERR_CTP_INVALID_TYPE':
       return 'VALIDATION_FAILED';
     default:
-      return error.statusCode === 400 ? 'VALIDATION_FAILED' : null;
+      return clientErrorCode(error.statusCode);
   }
+}
+
+/**
+ * Plugins such as @fastify/static (the web app) fail with http-errors carrying a 4xx status: a
+ * Range past the end of index.html, a failed If-Match. They are the client's fault, never a 500.
+ */
+function clientErrorCode(status: number | undefined): ErrorCode | null {
+  if (status === 416) return 'RANGE_NOT_SATISFIABLE';
+  if (status === 403) return 'FORBIDDEN';
+  if (status === 404) return 'NOT_FOUND';
+  return status !== undefined && status >= 400 && status < 500 ? 'VALIDATION_FAILED' : null;
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -80,6 +91,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return sendError(request, reply, 'VALIDATION_FAILED', error.message);
     }
     const code = frameworkCode(error);
+    const contentRange = (error as { headers?: Record<string, string> }).headers?.['Content-Range'];
+    if (code === 'RANGE_NOT_SATISFIABLE' && contentRange) void reply.header('content-range', contentRange);
     if (code) return sendError(request, reply, code, code === 'PAYLOAD_TOO_LARGE' ? 'Request body is too large' : 'Invalid request');
     request.log.error({ err: error }, 'unhandled error');
     return sendError(request, reply, 'INTERNAL', 'Internal server error');
