@@ -8,3 +8,4 @@ export * from './api/files.js';
 export * from './api/folders.js';
 export * from './api/search.js';
 export * from './api/share-links.js';
+export * from './api/activity.js';

@@ -18,6 +18,7 @@ import { registerWebApp } from './http/plugins/web-app.js';
 import { healthRoutes } from './http/routes/health/health.routes.js';
 import { userRoutes } from './http/routes/users/users.routes.js';
 import { appPasswordRoutes } from './http/routes/users/app-passwords.routes.js';
+import { exportRoutes } from './http/routes/users/export.routes.js';
 import { AppPasswordRepository } from './db/repositories/app-password.repository.js';
 import { AppPasswordService } from './services/app-password.service.js';
 import { fileRoutes } from './http/routes/files/files.routes.js';
@@ -71,6 +72,15 @@ import { TusUploadRepository } from './db/repositories/tus-upload.repository.js'
 import { tusRoutes } from './http/routes/uploads/tus.routes.js';
 import { TusUploadService } from './services/tus-upload.service.js';
 import { ResumableStore } from './storage/resumable-store.js';
+import { createIntegrity, scrubOptionsOf } from './integrity/create-integrity.js';
+import { healthDetailsRoutes } from './http/routes/health/health-details.routes.js';
+import { HealthDetailsService } from './services/health-details.service.js';
+import { Metrics } from './observability/metrics.js';
+import { registerMetrics } from './http/plugins/metrics.js';
+import { JobStatsRepository } from './db/repositories/job-stats.repository.js';
+import { SecurityEventRepository } from './db/repositories/security-event.repository.js';
+import { SecurityLogService } from './services/security-log.service.js';
+import { activityRoutes } from './http/routes/users/activity.routes.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -79,6 +89,8 @@ export interface AppDeps {
   blobStore?: BlobStore;
   /** ffmpeg for video poster frames: a path or a name on PATH (default `ffmpeg`); null turns them off. */
   ffmpegPath?: string | null;
+  /** Where the log goes instead of stdout (tests read it). */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Work that runs beside the HTTP server: the job worker and periodic schedules. */
@@ -112,6 +124,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       serializers: { req: serializeRequest },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     genReqId: () => randomUUID(),
     trustProxy: trustProxyOption(config.http.trustProxy),
@@ -136,6 +149,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   await migrateToLatest(database.db);
 
   const clock = deps.clock ?? systemClock;
+  const integrity = createIntegrity({
+    db: database.db,
+    blobStore,
+    masterKey: config.secrets.encryptionKey,
+    clock,
+    log: app.log,
+    scrub: scrubOptionsOf(config.integrity),
+  });
+  const metrics = new Metrics({
+    processMetrics: Boolean(config.metricsToken),
+    countJobs: () => new JobStatsRepository(database.db).countByNameAndState(clock.now()),
+  });
+  const securityLog = new SecurityLogService(new SecurityEventRepository(database.db), clock);
   const sessionRepository = new SessionRepository(database.db);
   const accountTokens = new AccountTokenRepository(database.db);
   const loginThrottle = new LoginThrottleRepository(database.db);
@@ -155,6 +181,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     clock,
     { signupOpen: config.signupOpen, appUrl: config.http.appUrl, accountRateLimit: config.accountRateLimit },
     app.log,
+    securityLog,
   );
 
   const uow = new UnitOfWork(database.db, database.dialect);
@@ -167,10 +194,18 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const files = new FileService(uow, folders, events, clock);
   const trash = new TrashService(uow, queue, events, clock);
   const moves = new MoveService(uow, folders, trash, events, clock);
-  const uploads = new UploadService(uow, folders, store, events, clock, {
-    maxUploadBytes: config.maxUploadBytes,
-    quotaBytes: config.storageQuotaBytes,
-  });
+  const uploads = new UploadService(
+    uow,
+    folders,
+    store,
+    events,
+    clock,
+    {
+      maxUploadBytes: config.maxUploadBytes,
+      quotaBytes: config.storageQuotaBytes,
+    },
+    metrics,
+  );
   const tus = new TusUploadService(
     new TusUploadRepository(database.db),
     uow.repos.files,
@@ -184,13 +219,14 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       quotaBytes: config.storageQuotaBytes,
       expiryMs: config.resumableUploadExpiryHours * 3_600_000,
     },
+    metrics,
   );
   const fileMedia = new FileMediaRepository(database.db, database.dialect);
   const thumbnails = new ThumbnailService(uow, fileMedia, store, clock, {
     ffmpegPath: deps.ffmpegPath === undefined ? 'ffmpeg' : deps.ffmpegPath,
   });
   const media = new MediaService(files, fileMedia, store);
-  const shares = new ShareService(uow, files, clock);
+  const shares = new ShareService(uow, files, clock, securityLog);
   const zips = new ZipService(uow, store);
   const streamTokens = new StreamTokenService(config.secrets.secretKey, new SessionRepository(database.db), clock);
 
@@ -207,7 +243,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const worker = new JobWorker(
     database.db,
     database.dialect,
-    {
+    metrics.countJobFailures({
       [JOB.blobDelete]: async ({ keys }) => {
         for (const key of keys) await store.delete(key);
       },
@@ -219,11 +255,15 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         await davRepository.purgeExpiredLocks(clock.now());
         await davRepository.purgeOrphanProperties();
         await tus.purgeExpired();
+        await securityLog.prune();
       },
       [JOB.fileThumbnail]: handleThumbnail(thumbnails),
       [JOB.thumbnailBackfill]: handleThumbnailBackfill(fileMedia, queue, clock),
+      [JOB.integrityScrub]: async () => {
+        await integrity.scrub?.runBatch();
+      },
       ...search.handlers,
-    },
+    }),
     clock,
     app.log,
     // Indexing and thumbnails each have their own CPU slots: a hostile file stuck in one leaves the
@@ -231,6 +271,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     { concurrency: 3, cpuHeavy: [search.cpuHeavy, { names: [JOB.fileThumbnail], slots: 1 }] },
   );
   let timer: NodeJS.Timeout | null = null;
+  let scrubTimer: NodeJS.Timeout | null = null;
+  const enqueueScrub = async () => {
+    if (integrity.scrub) await queue.enqueue(JOB.integrityScrub, {}, { dedupeKey: JOB.integrityScrub });
+  };
   const background: Background = {
     start() {
       worker.start();
@@ -240,9 +284,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         TRASH_PURGE_EVERY_MS,
       );
       timer.unref();
+      if (integrity.scrub) {
+        scrubTimer = setInterval(
+          () =>
+            void enqueueScrub().then(
+              () => worker.notify(),
+              (err: unknown) => app.log.error({ err }, 'scheduling the scrub failed'),
+            ),
+          integrity.scrub.options.intervalMs,
+        );
+        scrubTimer.unref();
+      }
     },
     async stop() {
       if (timer) clearInterval(timer);
+      if (scrubTimer) clearInterval(scrubTimer);
       await worker.stop();
     },
     async drainJobs() {
@@ -253,19 +309,26 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await queue.enqueue(JOB.housekeepingPurge, {}, { dedupeKey: JOB.housekeepingPurge });
       await queue.enqueue(JOB.thumbnailBackfill, {}, { dedupeKey: `${JOB.thumbnailBackfill}:0` });
       await search.schedule();
+      await enqueueScrub();
       worker.notify();
     },
   };
   app.decorate('background', background);
 
   registerErrorHandler(app);
+  registerMetrics(app, metrics, config.metricsToken ?? null);
   await registerSecurityHeaders(app, { https: config.http.secureCookies });
   await app.register(cookie);
   const requireAuth = registerAuth(app, sessions);
 
   healthRoutes(app);
+  healthDetailsRoutes(app, {
+    details: new HealthDetailsService(integrity.repo, blobStore, integrity.scrub, clock),
+    token: config.integrity?.healthToken ?? null,
+  });
   userRoutes(app, { accounts, sessions, requireAuth, secureCookies: config.http.secureCookies });
-  const appPasswords = new AppPasswordService(new AppPasswordRepository(database.db), clock);
+  const appPasswords = new AppPasswordService(new AppPasswordRepository(database.db), clock, securityLog);
+  activityRoutes(app, { securityLog, requireAuth });
   appPasswordRoutes(app, { appPasswords, requireAuth });
   const downloads = new DownloadService(files, shares, store);
   fileRoutes(app, { files, trash, moves, downloads, requireAuth });
@@ -280,8 +343,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   sharingRoutes(app, { shares, downloads, requireAuth });
   mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies });
   zipRoutes(app, { zips, requireAuth });
+  exportRoutes(app, { zips, requireAuth });
   const shareLinks = new ShareLinkRepository(database.db);
-  shareLinkRoutes(app, { links: new ShareLinkService(uow, shareLinks, clock), clock, requireAuth });
+  shareLinkRoutes(app, { links: new ShareLinkService(uow, shareLinks, clock, securityLog), clock, requireAuth });
   sharedRoutes(app, {
     access: new SharedAccessService({
       uow,

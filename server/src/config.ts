@@ -47,6 +47,15 @@ export interface HttpConfig {
   idleTimeoutMs: number;
 }
 
+export interface IntegrityConfig {
+  /** Between background scrub batches; 0 turns the scrub off. */
+  scrubIntervalMs: number;
+  /** Files verified per scrub batch. */
+  scrubBatchSize: number;
+  /** Bearer token of GET /health/details; null answers that route 404. */
+  healthToken: string | null;
+}
+
 export interface Config {
   http: HttpConfig;
   logLevel: string;
@@ -67,6 +76,10 @@ export interface Config {
   search: SearchConfig;
   /** Built web app to serve, or null when there is none (API only). */
   webRoot: string | null;
+  /** Optional so configs built in code (tests) need not name it: absent means no scrub and no details route. */
+  integrity?: IntegrityConfig;
+  /** Bearer token of `GET /metrics`; unset (the default) turns metrics off and the route answers 404. */
+  metricsToken?: string | null;
 }
 
 export class ConfigError extends Error {
@@ -126,6 +139,12 @@ const envSchema = z.object({
   CAPTIONS_URL: url(['http:', 'https:'], 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
   CAPTIONS_MODEL: text.optional(),
   CAPTIONS_API_KEY: text.optional(),
+  SCRUB_INTERVAL_MS: integer(0, 7 * 24 * 3_600_000)
+    .refine((v) => v === 0 || v >= 1000, 'must be 0 (off) or at least 1000')
+    .default(60_000),
+  SCRUB_BATCH_SIZE: integer(1, 10_000).default(50),
+  HEALTH_TOKEN: text.refine((v) => /^[\x21-\x7e]{16,256}$/.test(v), 'must be 16 to 256 printable characters without spaces').optional(),
+  METRICS_TOKEN: text.refine((v) => /^[\x21-\x7e]{16,256}$/.test(v), 'must be 16 to 256 printable characters without spaces').optional(),
 });
 
 type Env = Record<string, string | undefined>;
@@ -221,6 +240,8 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
           : null,
     },
     webRoot: webRoot && existsSync(path.join(webRoot, 'index.html')) ? webRoot : null,
+    integrity: { scrubIntervalMs: e.SCRUB_INTERVAL_MS, scrubBatchSize: e.SCRUB_BATCH_SIZE, healthToken: e.HEALTH_TOKEN ?? null },
+    metricsToken: e.METRICS_TOKEN ?? null,
   } satisfies Config);
 }
 

@@ -187,6 +187,8 @@ export interface Database {
   tusUpload: TusUploadTable;
   shareLink: ShareLinkTable;
   dropOrigin: DropOriginTable;
+  integrityState: IntegrityStateTable;
+  securityEvent: SecurityEventTable;
 }
 
 /** A WebDAV dead property of a file or folder: its qualified name and its value as an XML fragment. */
@@ -271,4 +273,25 @@ export interface DropOriginTable {
   linkId: string;
   uploaderName: string | null;
   uploadedAt: number;
+}
+
+/** Where the integrity check or the scrub (`name`) stands; `data` is JSON owned by src/integrity. */
+export interface IntegrityStateTable {
+  name: string;
+  phase: string;
+  /** The last file id or blob key done in `phase`; null at its start. */
+  cursor: string | null;
+  data: string;
+  updatedAt: number;
+}
+
+/** One entry of an account's security log; `type` is a SecurityEventType, `details` JSON or null. */
+export interface SecurityEventTable {
+  id: string;
+  accountId: string;
+  type: string;
+  createdAt: number;
+  clientAddress: string | null;
+  userAgent: string | null;
+  details: string | null;
 }

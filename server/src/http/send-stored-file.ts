@@ -4,6 +4,7 @@ import type { ByteRange } from '../storage/blob-store.js';
 import { attachmentHeader } from './content-disposition.js';
 import { sendError } from './plugins/error-handler.js';
 import { parseRange } from '../domain/byte-range.js';
+import { meteredDownload } from '../observability/metered-stream.js';
 
 export interface StoredFileView {
   filename: string;
@@ -85,5 +86,5 @@ export async function sendStoredFile(
   if (range) void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${file.size}`);
   // An empty stream keeps the Content-Length set above; HEAD never reads stored bytes.
   if (request.method === 'HEAD') return reply.send(Readable.from([]));
-  return reply.send(file.size === 0 ? '' : await open(range));
+  return reply.send(file.size === 0 ? '' : meteredDownload(await open(range), request.server.transfers));
 }

@@ -8,6 +8,7 @@ export const JOB = {
   searchIndexFile: 'search.index-file',
   searchIndexFolder: 'search.index-folder',
   searchBackfill: 'search.backfill',
+  integrityScrub: 'integrity.scrub',
 } as const;
 
 export type JobName = (typeof JOB)[keyof typeof JOB];
@@ -21,4 +22,5 @@ export interface JobPayloads {
   'search.index-file': { fileId: string };
   'search.index-folder': { folderId: string; cascade: boolean };
   'search.backfill': { round?: number };
+  'integrity.scrub': Record<string, never>;
 }

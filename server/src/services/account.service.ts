@@ -10,7 +10,9 @@ import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates.js';
 import { hashToken, newId, newSecret } from '../security/ids.js';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../security/password.js';
 import { reserveAttempts, type Limited } from './attempt-budget.js';
+import type { Caller } from './caller.js';
 import type { Clock } from './clock.js';
+import type { SecurityRecorder } from './security-log.service.js';
 import type { IssuedTokens, SessionService } from './session.service.js';
 
 export interface AccountServiceOptions {
@@ -52,15 +54,16 @@ export class AccountService {
     private readonly clock: Clock,
     private readonly options: AccountServiceOptions,
     private readonly log: Logger,
+    private readonly security: SecurityRecorder | null = null,
   ) {}
 
   async create(
     input: { email: string; password: string },
     browserId: string,
-    clientAddress: string,
+    caller: Caller,
   ): Promise<{ account: AccountRow; emailSent: boolean; tokens: IssuedTokens }> {
     if (!this.options.signupOpen) throw new ForbiddenError('SIGNUP_CLOSED', 'Sign-up is closed');
-    await this.rateLimit('create', clientAddress);
+    await this.rateLimit('create', caller.address);
     const now = this.clock.now();
     const email = input.email.trim();
     const account: AccountRow = {
@@ -76,7 +79,7 @@ export class AccountService {
       updatedAt: now,
     };
     if (!(await this.accounts.insert(account))) throw new ConflictError('EMAIL_EXISTS', 'Email already exists');
-    const emailSent = this.mailer ? await this.trySend(account, 'verify-email') : false;
+    const emailSent = this.mailer ? await this.trySend(account, 'verify-email', caller.log) : false;
     if (this.mailer && !emailSent) await this.accounts.releaseEmailSlot(account.id, 'verifyEmailSentAt', now);
     return { account, emailSent, tokens: await this.sessions.start(account.id, browserId) };
   }
@@ -84,8 +87,9 @@ export class AccountService {
   async login(
     input: { email: string; password: string },
     browserId: string,
-    clientAddress: string,
+    caller: Caller,
   ): Promise<{ account: AccountRow; tokens: IssuedTokens }> {
+    const clientAddress = caller.address;
     const emailKey = emailKeyOf(input.email);
     const pair: Limited = [`login:${emailKey}|${clientAddress}`, LOGIN_PER_EMAIL_AND_ADDRESS];
     const shared: Limited[] = [
@@ -96,9 +100,14 @@ export class AccountService {
     await this.reserveAttempts([pair, ...shared], 'LOGIN_THROTTLED', 'Too many failed attempts; try again later');
     const account = await this.accounts.findByEmailKey(emailKey);
     const valid = await verifyPassword(input.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
-    if (!account || !valid) throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or password');
+    if (!account || !valid) {
+      // Only an existing account has a log to show it in; unknown addresses leave no trace.
+      if (account) await this.security?.record(account.id, { type: 'sign-in-failed', caller });
+      throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or password');
+    }
     await this.throttle.clear(pair[0]);
     for (const [key, policy] of shared) await this.throttle.release(key, policy);
+    await this.security?.record(account.id, { type: 'sign-in', caller });
     return { account, tokens: await this.sessions.start(account.id, browserId) };
   }
 
@@ -141,7 +150,13 @@ export class AccountService {
    * Changes the password, ends every other session of the account and voids any e-mailed reset
    * link. Wrong current passwords count like failed logins; past the limit the session ends too.
    */
-  async changePassword(accountId: string, currentSessionId: string, oldPassword: string, newPassword: string): Promise<void> {
+  async changePassword(
+    accountId: string,
+    currentSessionId: string,
+    oldPassword: string,
+    newPassword: string,
+    caller?: Caller,
+  ): Promise<void> {
     const account = await this.get(accountId);
     const checks: Limited = [`password-check:${account.id}`, PASSWORD_CHECKS];
     try {
@@ -156,13 +171,20 @@ export class AccountService {
     await this.throttle.clear(checks[0]);
     await this.tokens.voidUnused(account.id, 'reset-password', now);
     await this.sessions.endAll(account.id, currentSessionId);
+    await this.security?.record(account.id, { type: 'password-changed', ...(caller ? { caller } : {}) });
   }
 
-  async resendVerifyEmail(accountId: string): Promise<void> {
+  /** Ends every session of the account, this one included. */
+  async logoutAll(accountId: string, caller?: Caller): Promise<void> {
+    await this.sessions.endAll(accountId);
+    await this.security?.record(accountId, { type: 'logout-all', ...(caller ? { caller } : {}) });
+  }
+
+  async resendVerifyEmail(accountId: string, caller?: Caller): Promise<void> {
     this.requireMail();
     const account = await this.get(accountId);
     if (account.emailVerified === 1) throw new ConflictError('CONFLICT', 'Email already verified');
-    await this.sendWithCooldown(account, 'verifyEmailSentAt', 'verify-email');
+    await this.sendWithCooldown(account, 'verifyEmailSentAt', 'verify-email', caller?.log);
   }
 
   async verifyEmail(token: string): Promise<void> {
@@ -172,17 +194,17 @@ export class AccountService {
     await this.accounts.markEmailVerified(accountId, now);
   }
 
-  async sendPasswordReset(email: string, clientAddress: string): Promise<void> {
+  async sendPasswordReset(email: string, caller: Caller): Promise<void> {
     this.requireMail();
-    await this.rateLimit('send-password-reset', clientAddress);
+    await this.rateLimit('send-password-reset', caller.address);
     const account = await this.accounts.findByEmailKey(emailKeyOf(email));
     if (!account) throw new NotFoundError('USER_NOT_FOUND', 'Email does not exist');
-    await this.sendWithCooldown(account, 'resetEmailSentAt', 'reset-password');
+    await this.sendWithCooldown(account, 'resetEmailSentAt', 'reset-password', caller.log);
   }
 
   /** Sets a new password from an e-mailed token; every session of the account ends. */
-  async resetPassword(token: string, password: string, clientAddress: string): Promise<void> {
-    await this.rateLimit('reset-password', clientAddress);
+  async resetPassword(token: string, password: string, caller: Caller): Promise<void> {
+    await this.rateLimit('reset-password', caller.address);
     const now = this.clock.now();
     const accountId = await this.tokens.consume(hashToken(token), 'reset-password', now);
     if (!accountId) throw new UnauthorizedError('INVALID_TOKEN', 'Invalid or expired token');
@@ -194,6 +216,7 @@ export class AccountService {
     await this.throttle.clear(`login-email:${account.emailKey}`);
     await this.throttle.clear(`password-check:${accountId}`);
     await this.sessions.endAll(accountId);
+    await this.security?.record(accountId, { type: 'password-reset', caller });
   }
 
   private reserveAttempts(keys: Limited[], code: 'LOGIN_THROTTLED' | 'RATE_LIMITED', message: string): Promise<void> {
@@ -214,21 +237,21 @@ export class AccountService {
     if (!this.mailer) throw new ForbiddenError('EMAIL_DISABLED', 'Email is not enabled on this server');
   }
 
-  private async sendWithCooldown(account: AccountRow, slot: EmailSlot, purpose: AccountTokenPurpose): Promise<void> {
+  private async sendWithCooldown(account: AccountRow, slot: EmailSlot, purpose: AccountTokenPurpose, log?: Logger): Promise<void> {
     const now = this.clock.now();
     if (!(await this.accounts.claimEmailSlot(account.id, slot, now, LIMITS.emailCooldownMs))) {
       // The row read for this request tells how long is left; a racing request that just took the slot leaves a full minute.
       const waitMs = (account[slot] ?? now) + LIMITS.emailCooldownMs - now;
       throw new TooManyError('COOLDOWN', 'Please wait 1 minute before resending', Math.max(1, Math.ceil(waitMs / 1000)));
     }
-    if (!(await this.trySend(account, purpose))) {
+    if (!(await this.trySend(account, purpose, log))) {
       await this.accounts.releaseEmailSlot(account.id, slot, now);
       throw new UnavailableError('The e-mail could not be sent; try again later');
     }
   }
 
   /** Issues a fresh single-use token (older ones become void) and e-mails its link. */
-  private async trySend(account: AccountRow, purpose: AccountTokenPurpose): Promise<boolean> {
+  private async trySend(account: AccountRow, purpose: AccountTokenPurpose, log: Logger = this.log): Promise<boolean> {
     const now = this.clock.now();
     const token = newSecret();
     const ttl = purpose === 'verify-email' ? LIMITS.verifyEmailTokenMs : LIMITS.resetPasswordTokenMs;
@@ -248,7 +271,7 @@ export class AccountService {
       await this.mailer?.send(message);
       return true;
     } catch (err) {
-      this.log.error({ err, accountId: account.id, purpose }, 'sending e-mail failed');
+      log.error({ err, accountId: account.id, purpose }, 'sending e-mail failed');
       return false;
     }
   }

@@ -3,6 +3,7 @@ import type { AppPasswordRepository, AppPasswordRow } from '../db/repositories/a
 import { ConflictError, NotFoundError } from '../domain/errors.js';
 import { hashToken, newId } from '../security/ids.js';
 import type { Clock } from './clock.js';
+import type { SecurityRecorder } from './security-log.service.js';
 
 /** Enough for every device of one person, few enough to list on one screen. */
 export const MAX_APP_PASSWORDS = 50;
@@ -17,6 +18,7 @@ export class AppPasswordService {
   constructor(
     private readonly passwords: AppPasswordRepository,
     private readonly clock: Clock,
+    private readonly security: SecurityRecorder | null = null,
   ) {}
 
   async create(accountId: string, name: string): Promise<{ row: AppPasswordRow; password: string }> {
@@ -33,6 +35,7 @@ export class AppPasswordService {
       lastUsedAt: null,
     };
     await this.passwords.insert(row);
+    await this.security?.record(accountId, { type: 'app-password-created', details: { name } });
     return { row, password };
   }
 
@@ -41,7 +44,10 @@ export class AppPasswordService {
   }
 
   async revoke(accountId: string, id: string): Promise<void> {
+    // At most 50 rows: the name for the security log costs no query of its own.
+    const name = (await this.passwords.listOwned(accountId)).find((p) => p.id === id)?.name;
     if (!(await this.passwords.deleteOwned(accountId, id))) throw new NotFoundError('NOT_FOUND', 'App password not found');
+    await this.security?.record(accountId, { type: 'app-password-revoked', ...(name ? { details: { name } } : {}) });
   }
 
   /** Whether `password` is one of the account's app passwords; a match records its use. */

@@ -8,6 +8,7 @@ import { InvalidError, NotFoundError } from '../domain/errors.js';
 import { newId, newSecret } from '../security/ids.js';
 import { hashPassword } from '../security/password.js';
 import type { Clock } from './clock.js';
+import type { SecurityRecorder } from './security-log.service.js';
 
 /** A link with what its owner sees of its item. */
 export interface OwnedLink {
@@ -41,6 +42,7 @@ export class ShareLinkService {
     private readonly uow: UnitOfWork,
     private readonly links: ShareLinkRepository,
     private readonly clock: Clock,
+    private readonly security: SecurityRecorder | null = null,
   ) {}
 
   async create(ownerId: string, body: CreateShareLinkBody): Promise<OwnedLink> {
@@ -69,6 +71,10 @@ export class ShareLinkService {
       lastAccessAt: null,
     };
     await this.links.insert(row);
+    await this.security?.record(ownerId, {
+      type: 'share-link-created',
+      details: { name: item.name, itemType: body.itemType, kind: body.kind },
+    });
     return { link: row, itemName: item.name, itemTrashed: false };
   }
 
@@ -100,11 +106,21 @@ export class ShareLinkService {
     const updated = await this.links.findOwned(ownerId, id);
     const item = updated && (await this.item(ownerId, updated.itemType, updated.itemId));
     if (!updated || !item) throw linkNotFound();
+    await this.security?.record(ownerId, {
+      type: 'share-link-updated',
+      details: { name: item.name, itemType: updated.itemType, kind: updated.kind },
+    });
     return { link: updated, itemName: item.name, itemTrashed: item.trashed };
   }
 
   async revoke(ownerId: string, id: string): Promise<void> {
-    if (!(await this.links.deleteOwned(ownerId, id))) throw linkNotFound();
+    const link = await this.links.findOwned(ownerId, id);
+    if (!link || !(await this.links.deleteOwned(ownerId, id))) throw linkNotFound();
+    const item = await this.item(ownerId, link.itemType, link.itemId);
+    await this.security?.record(ownerId, {
+      type: 'share-link-revoked',
+      details: { itemType: link.itemType, kind: link.kind, ...(item ? { name: item.name } : {}) },
+    });
   }
 
   /** Files shared the SPEC way (public or one-time), for the list of everything shared. */

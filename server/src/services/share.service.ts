@@ -6,6 +6,7 @@ import { NotFoundError } from '../domain/errors.js';
 import { newSecret } from '../security/ids.js';
 import type { Clock } from './clock.js';
 import type { FileService } from './file.service.js';
+import type { SecurityRecorder } from './security-log.service.js';
 
 export interface PublicDownload {
   file: FileRow;
@@ -33,6 +34,7 @@ export class ShareService {
     private readonly uow: UnitOfWork,
     private readonly files: FileService,
     private readonly clock: Clock,
+    private readonly security: SecurityRecorder | null = null,
   ) {}
 
   makePublic(ownerId: string, id: string): Promise<FileRow> {
@@ -46,6 +48,7 @@ export class ShareService {
   async removeLink(ownerId: string, id: string): Promise<FileRow> {
     const file = await this.files.get(ownerId, id);
     await this.uow.repos.files.setLink(file.id, null, null, this.clock.now());
+    await this.security?.record(ownerId, { type: 'file-link-removed', details: { name: file.filename, itemType: 'file' } });
     return this.files.get(ownerId, id);
   }
 
@@ -80,6 +83,10 @@ export class ShareService {
     const file = await this.files.get(ownerId, id);
     if (file.trashedAt !== null) throw notFound();
     await this.uow.repos.files.setLink(file.id, linkType, newSecret(), this.clock.now());
+    await this.security?.record(ownerId, {
+      type: linkType === 'public' ? 'file-link-public' : 'file-link-one-time',
+      details: { name: file.filename, itemType: 'file' },
+    });
     return this.files.get(ownerId, id);
   }
 }

@@ -14,6 +14,7 @@ import type { Clock } from './clock.js';
 import type { FolderService } from './folder.service.js';
 import type { UploadService } from './upload.service.js';
 import type { FileRepository } from '../db/repositories/file.repository.js';
+import type { TransferMeter } from '../observability/metrics.js';
 
 export interface TusLimits {
   maxUploadBytes: number | null;
@@ -70,6 +71,7 @@ export class TusUploadService {
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     readonly limits: TusLimits,
+    private readonly transfers?: TransferMeter,
   ) {}
 
   private observer: TusUploadObserver | null = null;
@@ -167,7 +169,10 @@ export class TusUploadService {
             offset,
             segment: row.segments,
             keepPartial: checksum === null,
-            ...(bodyHash ? { onBytes: (bytes: Buffer) => bodyHash.update(bytes) } : {}),
+            onBytes: (bytes: Buffer) => {
+              this.transfers?.uploaded(bytes.length);
+              bodyHash?.update(bytes);
+            },
             ...(hash ? { hash } : {}),
           });
         } catch (err) {

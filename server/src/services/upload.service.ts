@@ -10,13 +10,22 @@ import type { DriveRepositories } from '../db/unit-of-work.js';
 import type { Clock } from './clock.js';
 import type { DriveEvents } from './drive-events.js';
 import type { FolderService } from './folder.service.js';
+import type { TransferMeter } from '../observability/metrics.js';
 
-/** Keeps the first bytes of a stream for content sniffing while passing everything through. */
+/**
+ * Keeps the first bytes of a stream for content sniffing while passing everything through; it
+ * also counts them for the transfer metrics, so uploads cost no further stage.
+ */
 class HeadCapture extends Transform {
   private parts: Buffer[] = [];
   private captured = 0;
 
+  constructor(private readonly meter: TransferMeter | undefined) {
+    super();
+  }
+
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    this.meter?.uploaded(chunk.length);
     if (this.captured < SNIFF_BYTES) {
       const part = chunk.subarray(0, SNIFF_BYTES - this.captured);
       this.parts.push(part);
@@ -66,6 +75,7 @@ export class UploadService {
     private readonly events: DriveEvents,
     private readonly clock: Clock,
     private readonly limits: { maxUploadBytes: number | null; quotaBytes: number | null },
+    private readonly transfers?: TransferMeter,
   ) {}
 
   /** An upload into `parent` ('/' or a folder id of the owner, active). */
@@ -185,7 +195,7 @@ export class UploadService {
     // With a quota, the upload may take no more than what is left of it (checked again at commit).
     const left = quotaBytes === null ? null : quotaBytes - (await this.uow.repos.files.bytesUsed(ownerId)) + replacing;
     if (left !== null && left <= 0) throw quotaExceeded(quotaBytes!);
-    const head = new HeadCapture();
+    const head = new HeadCapture(this.transfers);
     body.on('error', (err) => head.destroy(err));
     // The store reads `head` only once it starts pulling; a body that fails before then (a client
     // cut off mid-part) would otherwise be an unhandled 'error' that ends the process. The store

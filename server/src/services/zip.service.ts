@@ -63,6 +63,18 @@ export class ZipService {
     return { filename, stream: Readable.from(zipStream(this.entries(ownerId, folders, files)), { objectMode: false }) };
   }
 
+  /** The owner's whole active drive (never the trash) as one zip, folders as they are nested. */
+  openDrive(ownerId: string): ZipDownload {
+    const entries = async function* (this: ZipService): AsyncGenerator<ZipEntry> {
+      const top = new UniqueNames();
+      const folders = await this.uow.repos.folders.list({ ownerId, parentId: null, trashMode: false, sort: 'alp_asc' });
+      const roots = folders.map((folder) => ({ folder, path: `${top.claim(folder.name, true)}/` }));
+      for await (const file of this.filesIn(ownerId, null)) yield this.fileEntry(file, top.claim(file.filename));
+      for (const root of roots) yield* this.tree(ownerId, root);
+    };
+    return { filename: 'my-drive.zip', stream: Readable.from(zipStream(entries.call(this)), { objectMode: false }) };
+  }
+
   private async resolve<T extends { trashedAt: number | null }>(
     ids: string[],
     find: (id: string) => Promise<T | undefined>,
@@ -118,7 +130,7 @@ export class ZipService {
     };
   }
 
-  private async *filesIn(ownerId: string, folderId: string): AsyncGenerator<FileRow> {
+  private async *filesIn(ownerId: string, folderId: string | null): AsyncGenerator<FileRow> {
     let cursor: { uploadedAt: number; nameKey: string; id: string } | undefined;
     for (;;) {
       const page = await this.uow.repos.files.list({ ownerId, folderId, trashMode: false, sort: 'alp_asc', limit: FILE_PAGE, cursor });

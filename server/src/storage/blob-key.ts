@@ -14,7 +14,12 @@ const KEY_PATTERN = /^(?:[A-Za-z0-9_-]{1,64}\/)?[A-Za-z0-9_-]{1,128}$/;
 
 /** Every driver applies the same rule, so code that works on one works on the other. */
 export function assertValidKey(key: string): void {
-  if (typeof key !== 'string' || !KEY_PATTERN.test(key)) throw new InvalidBlobKeyError(key);
+  if (!isValidKey(key)) throw new InvalidBlobKeyError(key);
+}
+
+/** Listings skip anything else: no key could name it, so it is not the store's. */
+export function isValidKey(key: string): boolean {
+  return typeof key === 'string' && KEY_PATTERN.test(key);
 }
 
 export function assertValidRange(range: ByteRange): void {

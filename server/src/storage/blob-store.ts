@@ -44,6 +44,31 @@ export function isGrowable(store: BlobStore): store is GrowableBlobStore {
   return 'writeAt' in store && 'promote' in store;
 }
 
+/** One stored object as a listing sees it. */
+export interface StoredObject {
+  key: string;
+  /** Stored (not plaintext) size in bytes. */
+  size: number;
+  /** Epoch ms of the last write: how an integrity check tells a stray from an upload in flight. */
+  modifiedAt: number;
+}
+
+/**
+ * A store that can enumerate its objects, which an integrity check needs to find bytes no row
+ * refers to. Apart from BlobStore so test doubles of the plain store need not implement it.
+ */
+export interface ListableBlobStore extends BlobStore {
+  /**
+   * Every object with a valid key, in an order stable across calls; `after` resumes past a key an
+   * earlier listing yielded. Objects written or removed meanwhile may or may not appear.
+   */
+  list(options?: { after?: string }): AsyncIterable<StoredObject>;
+}
+
+export function isListable(store: BlobStore): store is ListableBlobStore {
+  return typeof (store as Partial<ListableBlobStore>).list === 'function';
+}
+
 export class BlobNotFoundError extends Error {
   constructor(readonly key: string) {
     super(`No stored object ${key}`);

@@ -3,8 +3,8 @@ import { mkdir, open, readdir, rm, rename, stat, unlink, type FileHandle } from 
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { assertValidKey, assertValidRange } from './blob-key.js';
-import { BlobNotFoundError, type ByteRange, type GrowableBlobStore } from './blob-store.js';
+import { assertValidKey, assertValidRange, isValidKey } from './blob-key.js';
+import { BlobNotFoundError, type ByteRange, type GrowableBlobStore, type ListableBlobStore, type StoredObject } from './blob-store.js';
 
 export interface LocalDiskStoreOptions {
   /** Temp files untouched for this long are leftovers of a crash, removed before the first write. */
@@ -24,7 +24,7 @@ const EARLY_FLUSH_BYTES = 4 * 1024 * 1024;
  * rename is atomic) and are fsynced before and after the rename: a key either names every
  * byte or does not exist, even across a crash.
  */
-export class LocalDiskStore implements GrowableBlobStore {
+export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
   readonly root: string;
   private readonly tempDir: string;
   private ready: Promise<void> | undefined;
@@ -139,13 +139,37 @@ export class LocalDiskStore implements GrowableBlobStore {
   }
 
   /**
+   * Walks the shard folders in name order, and each one's names in order, so `after` can skip
+   * straight to the key's own shard. Only one folder's names are held at a time.
+   */
+  async *list(options: { after?: string } = {}): AsyncGenerator<StoredObject> {
+    const after = options.after === undefined ? null : { shard: this.shardOf(options.after), name: fileNameOf(options.after) };
+    const shards = (await readdirOrEmpty(this.root)).filter((name) => SHARD_PATTERN.test(name)).sort();
+    for (const shard of shards) {
+      if (after && shard < after.shard) continue;
+      const names = (await readdirOrEmpty(path.join(this.root, shard))).sort();
+      for (const name of names) {
+        if (after && shard === after.shard && name <= after.name) continue;
+        const key = name.replace('.', '/');
+        // Anything else there (an editor's backup, a key in the wrong shard) is not reachable by key.
+        if (!isValidKey(key) || this.shardOf(key) !== shard) continue;
+        const info = await stat(path.join(this.root, shard, name)).catch(() => null);
+        if (info?.isFile()) yield { key, size: info.size, modifiedAt: info.mtimeMs };
+      }
+    }
+  }
+
+  /**
    * Files are spread over 256 folders by a hash of the key, whatever the key looks like, so no
    * folder grows past a few thousand entries per million files. The namespace separator becomes
    * a dot, which no key contains, so the mapping stays one-to-one.
    */
   pathOf(key: string): string {
-    const shard = createHash('sha256').update(key).digest('hex').slice(0, 2);
-    return path.join(this.root, shard, key.replace('/', '.'));
+    return path.join(this.root, this.shardOf(key), fileNameOf(key));
+  }
+
+  private shardOf(key: string): string {
+    return createHash('sha256').update(key).digest('hex').slice(0, 2);
   }
 
   private prepare(): Promise<void> {
@@ -273,6 +297,21 @@ async function sweepTempFiles(dir: string, staleMs: number): Promise<void> {
     const file = path.join(dir, name);
     const info = await stat(file).catch(() => null);
     if (info && info.mtimeMs <= cutoff) await rm(file, { force: true, recursive: true });
+  }
+}
+
+const SHARD_PATTERN = /^[0-9a-f]{2}$/;
+
+function fileNameOf(key: string): string {
+  return key.replace('/', '.');
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if (isMissing(err)) return [];
+    throw err;
   }
 }
 

@@ -4,8 +4,8 @@ import type * as LibStorage from '@aws-sdk/lib-storage';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type { StorageConfig } from '../config.js';
-import { assertValidKey, assertValidRange } from './blob-key.js';
-import { BlobNotFoundError, type BlobStore, type ByteRange } from './blob-store.js';
+import { assertValidKey, assertValidRange, isValidKey } from './blob-key.js';
+import { BlobNotFoundError, type ByteRange, type ListableBlobStore, type StoredObject } from './blob-store.js';
 
 export type S3StorageConfig = Extract<StorageConfig, { driver: 's3' }>;
 
@@ -27,7 +27,7 @@ const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 const DEFAULT_QUEUE_SIZE = 4;
 
 /** Objects in one bucket of any S3-compatible service (AWS, MinIO, Ceph, Garage, R2). */
-export class S3BlobStore implements BlobStore {
+export class S3BlobStore implements ListableBlobStore {
   constructor(
     private readonly client: S3Client,
     private readonly bucket: string,
@@ -112,6 +112,26 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     assertValidKey(key);
     await this.client.send(new (sdk().DeleteObjectCommand)({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** ListObjectsV2 pages (1,000 keys each) in the bucket's key order; `after` is its StartAfter. */
+  async *list(options: { after?: string } = {}): AsyncGenerator<StoredObject> {
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new (sdk().ListObjectsV2Command)({
+          Bucket: this.bucket,
+          ContinuationToken: continuationToken,
+          StartAfter: continuationToken ? undefined : options.after,
+        }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key === undefined || !isValidKey(object.Key)) continue;
+        // An object of unknown age counts as new, so nothing ever takes it for an old stray.
+        yield { key: object.Key, size: object.Size ?? 0, modifiedAt: object.LastModified?.getTime() ?? Date.now() };
+      }
+      continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (continuationToken);
   }
 
   async close(): Promise<void> {

@@ -26,3 +26,10 @@ export function downloadItems(items: readonly { type: 'file' | 'folder'; id: str
   const files = items.filter((item) => item.type === 'file').map((item) => item.id);
   return downloadFrom(zipDownloadUrl(folders, files));
 }
+
+/** The signed-in user's whole drive (trash excluded) as one zip. */
+export const EXPORT_DRIVE_URL = '/user-service/export';
+
+export function exportDrive(): Promise<void> {
+  return downloadFrom(EXPORT_DRIVE_URL);
+}

@@ -46,3 +46,8 @@ export const sharedKeys = {
   info: (token: string) => [...sharedKeys.all(token), 'info'] as const,
   listing: (token: string, folder: string | null) => [...sharedKeys.all(token), 'list', folder] as const,
 };
+
+/** The account's security log (Settings → Recent activity), paged by cursor. */
+export const activityKeys = {
+  all: ['activity'] as const,
+};

@@ -14,6 +14,8 @@ import * as webdav from './2026_11_24_0200_webdav.js';
 import * as tusUpload from './2026_11_24_0201_tus_upload.js';
 import * as shareLink from './2026_11_25_0300_share_link.js';
 import * as dropTusUpload from './2026_11_25_0301_drop_tus_upload.js';
+import * as integrityState from './2026_11_26_0400_integrity_state.js';
+import * as securityEvent from './2026_11_26_0410_security_event.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +34,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_24_0201_tus_upload': tusUpload,
   '2026_11_25_0300_share_link': shareLink,
   '2026_11_25_0301_drop_tus_upload': dropTusUpload,
+  '2026_11_26_0400_integrity_state': integrityState,
+  '2026_11_26_0410_security_event': securityEvent,
 };

@@ -8,6 +8,7 @@ import { CooldownDialog } from '../account/CooldownDialog';
 import { useLogout } from '../session/useLogout';
 import { AccountErrorDialog } from './AccountErrorDialog';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { ExportDriveRow } from './ExportDriveRow';
 import { SettingRow } from './SettingRow';
 import { useResendVerification } from './useResendVerification';
 
@@ -48,6 +49,7 @@ export function AccountSection() {
           Change
         </Button>
       </SettingRow>
+      <ExportDriveRow />
       <SettingRow title="Logout account">
         <Button variant="secondary" onClick={() => setDialog('logout')}>
           Logout

@@ -3,9 +3,15 @@ import { Header } from '../layout/Header';
 import { AccountSection } from './AccountSection';
 import { AppPasswordsSection } from './AppPasswordsSection';
 import { GeneralSection } from './GeneralSection';
+import { RecentActivitySection } from './RecentActivitySection';
 import { SettingsSidebar, type SettingsTab } from './SettingsSidebar';
 
-const TITLES: Record<SettingsTab, string> = { account: 'Account', general: 'General', 'app-passwords': 'App passwords' };
+const TITLES: Record<SettingsTab, string> = {
+  account: 'Account',
+  general: 'General',
+  'app-passwords': 'App passwords',
+  activity: 'Recent activity',
+};
 
 export function SettingsPage() {
   const [tab, setTab] = useState<SettingsTab>('account');
@@ -20,6 +26,7 @@ export function SettingsPage() {
             {tab === 'account' && <AccountSection />}
             {tab === 'general' && <GeneralSection />}
             {tab === 'app-passwords' && <AppPasswordsSection />}
+            {tab === 'activity' && <RecentActivitySection />}
           </div>
         </main>
       </div>

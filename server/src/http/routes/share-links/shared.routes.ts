@@ -16,6 +16,7 @@ import type { StoredAsset } from '../../../services/stored-asset.js';
 import { attachmentHeader } from '../../content-disposition.js';
 import { field, readMultipart } from '../../multipart.js';
 import { sendStoredFile } from '../../send-stored-file.js';
+import { meteredDownload } from '../../../observability/metered-stream.js';
 import type { TusUploadService } from '../../../services/tus-upload.service.js';
 import { registerTusProtocol } from '../uploads/tus.routes.js';
 import { parseInput } from '../../validation.js';
@@ -125,7 +126,7 @@ export function sharedRoutes(app: FastifyInstance, deps: SharedRoutesDeps): void
       zip.stream.destroy();
       return reply.send();
     }
-    return reply.send(zip.stream);
+    return reply.send(meteredDownload(zip.stream, request.server.transfers));
   });
 
   // Resumable uploads through a drop link: the tus protocol of /file-service/tus, for the link's visitors.

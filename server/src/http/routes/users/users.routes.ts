@@ -17,6 +17,7 @@ import { toUserDto, type AccountService } from '../../../services/account.servic
 import type { SessionService } from '../../../services/session.service.js';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies } from '../../cookies.js';
 import { authOf, browserIdOf } from '../../plugins/auth.js';
+import { callerOf } from '../../caller.js';
 import { parseInput } from '../../validation.js';
 
 export interface UserRoutesDeps {
@@ -37,7 +38,7 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
 
   app.post('/user-service/create', async (request, reply): Promise<CreateAccountResponse> => {
     const body = parseInput(createAccountBody, request.body);
-    const { account, emailSent, tokens } = await accounts.create(body, browserId(request), request.ip);
+    const { account, emailSent, tokens } = await accounts.create(body, browserId(request), callerOf(request));
     setSessionCookies(reply, tokens, secureCookies, LIMITS.accessTokenMs);
     void reply.status(201);
     return { user: toUserDto(account), emailSent };
@@ -45,7 +46,7 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
 
   app.post('/user-service/login', async (request, reply): Promise<LoginResponse> => {
     const body = parseInput(loginBody, request.body);
-    const { account, tokens } = await accounts.login(body, browserId(request), request.ip);
+    const { account, tokens } = await accounts.login(body, browserId(request), callerOf(request));
     setSessionCookies(reply, tokens, secureCookies, LIMITS.accessTokenMs);
     return { user: toUserDto(account) };
   });
@@ -78,7 +79,7 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
   });
 
   app.post('/user-service/logout-all', auth, async (request, reply) => {
-    await sessions.endAll(authOf(request).accountId);
+    await accounts.logoutAll(authOf(request).accountId, callerOf(request));
     clearSessionCookies(reply, secureCookies);
     return { message: 'Logged out of all sessions' };
   });
@@ -86,12 +87,12 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
   app.patch('/user-service/change-password', auth, async (request) => {
     const body = parseInput(changePasswordBody, request.body);
     const { accountId, sessionId } = authOf(request);
-    await accounts.changePassword(accountId, sessionId, body.oldPassword, body.newPassword);
+    await accounts.changePassword(accountId, sessionId, body.oldPassword, body.newPassword, callerOf(request));
     return { message: 'Password changed' };
   });
 
   app.patch('/user-service/resend-verify-email', auth, async (request) => {
-    await accounts.resendVerifyEmail(authOf(request).accountId);
+    await accounts.resendVerifyEmail(authOf(request).accountId, callerOf(request));
     return { message: 'Email verification resent' };
   });
 
@@ -101,13 +102,13 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
   });
 
   app.patch('/user-service/send-password-reset', async (request) => {
-    await accounts.sendPasswordReset(parseInput(sendPasswordResetBody, request.body).email, request.ip);
+    await accounts.sendPasswordReset(parseInput(sendPasswordResetBody, request.body).email, callerOf(request));
     return { message: 'Password reset sent' };
   });
 
   app.patch('/user-service/reset-password', async (request, reply) => {
     const body = parseInput(resetPasswordBody, request.body);
-    await accounts.resetPassword(body.passwordToken, body.password, request.ip);
+    await accounts.resetPassword(body.passwordToken, body.password, callerOf(request));
     clearSessionCookies(reply, secureCookies);
     return { message: 'Password reset' };
   });

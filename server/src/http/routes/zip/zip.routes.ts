@@ -4,6 +4,7 @@ import type { ZipService } from '../../../services/zip.service.js';
 import { attachmentHeader } from '../../content-disposition.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
+import { meteredDownload } from '../../../observability/metered-stream.js';
 
 export interface ZipRoutesDeps {
   zips: ZipService;
@@ -30,6 +31,6 @@ export function zipRoutes(app: FastifyInstance, deps: ZipRoutesDeps): void {
       zip.stream.destroy();
       return reply.send();
     }
-    return reply.send(zip.stream);
+    return reply.send(meteredDownload(zip.stream, request.server.transfers));
   });
 }

@@ -1,0 +1,57 @@
+import SQLite from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import type { DatabaseConfig } from '../config.js';
+import { BackupError } from './manifest.js';
+import { runTool } from './run-tool.js';
+import { pgSession, referencedBlobKeys, rowCounts, sqliteSession, type SqlSession } from './sql-session.js';
+
+export interface SnapshotFacts {
+  keys: string[];
+  counts: { accounts: number; folders: number; files: number };
+}
+
+async function factsOf(session: SqlSession): Promise<SnapshotFacts> {
+  return { keys: await referencedBlobKeys(session), counts: await rowCounts(session) };
+}
+
+/** A consistent copy of the live database in `dest`, taken while the server writes, and what it refers to. */
+export async function snapshotDatabase(config: DatabaseConfig, dest: string): Promise<SnapshotFacts> {
+  return config.driver === 'sqlite' ? snapshotSqlite(config.path, dest) : snapshotPostgres(config.url, dest);
+}
+
+async function snapshotSqlite(livePath: string, dest: string): Promise<SnapshotFacts> {
+  if (!existsSync(livePath)) throw new BackupError(`There is no database at ${livePath}: is DATA_DIR the server's?`);
+  const live = new SQLite(livePath, { fileMustExist: true, readonly: true });
+  try {
+    live.pragma('busy_timeout = 5000');
+    // A write by the server restarts an unfinished online backup; after the first step every
+    // remaining page is copied in one go, which a WAL writer does not block.
+    await live.backup(dest, { progress: ({ remainingPages }) => Math.max(remainingPages, 100) });
+  } finally {
+    live.close();
+  }
+  const copy = sqliteSession(dest, { readonly: true });
+  try {
+    return await factsOf(copy);
+  } finally {
+    await copy.close();
+  }
+}
+
+/**
+ * pg_dump reads a snapshot this connection exports, and the blob keys are read in that same
+ * snapshot, so the dump and the list of blobs to copy describe one moment.
+ */
+async function snapshotPostgres(url: string, dest: string): Promise<SnapshotFacts> {
+  const session = await pgSession(url);
+  try {
+    await session.run('BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const [{ id }] = (await session.all<{ id: string }>('SELECT pg_export_snapshot() AS id')) as [{ id: string }];
+    const dump = runTool('pg_dump', ['--format=custom', '--no-owner', '--no-acl', `--snapshot=${id}`, `--file=${dest}`, `--dbname=${url}`]);
+    const [facts] = await Promise.all([factsOf(session), dump]);
+    await session.run('COMMIT');
+    return facts;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,7 @@
+import { defineCommands } from '../nimbus.js';
+
+defineCommands({
+  check: () => import('./check.js').then((m) => m.checkCommand),
+  backup: () => import('./backup.js').then((m) => m.backupCommand),
+  restore: () => import('./restore.js').then((m) => m.restoreCommand),
+});

@@ -1,0 +1,93 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HealthDetails } from '../../src/services/health-details.service.js';
+import { upload } from '../helpers/drive.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { TestBrowser } from '../helpers/test-browser.js';
+import { flipByte, storageKeyOf } from './support.js';
+
+const TOKEN = 'health-token-0123456789abcdef';
+
+describe('GET /health/details', () => {
+  describe('without HEALTH_TOKEN', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ search: { enabled: false, embeddings: null } });
+    });
+    afterAll(() => t.close());
+
+    it('answers 404, and /health stays exactly {"status":"ok"}', async () => {
+      const details = await t.app.inject({ method: 'GET', url: '/health/details', headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(details.statusCode).toBe(404);
+      const health = await t.app.inject({ method: 'GET', url: '/health' });
+      expect(health.statusCode).toBe(200);
+      expect(health.body).toBe('{"status":"ok"}');
+    });
+  });
+
+  describe('with HEALTH_TOKEN and the scrub on', () => {
+    // Real time for sessions; the scrub's "ran recently" guard is passed by time moving on.
+    let offset = 0;
+    const clock = { now: () => Date.now() + offset };
+    let t: TestApp;
+
+    beforeAll(async () => {
+      t = await createTestApp(
+        {
+          search: { enabled: false, embeddings: null },
+          integrity: { scrubIntervalMs: 60_000, scrubBatchSize: 2, healthToken: TOKEN },
+        },
+        { clock },
+      );
+    });
+    afterAll(() => t.close());
+
+    const details = (authorization?: string) =>
+      t.app.inject({ method: 'GET', url: '/health/details', headers: authorization ? { authorization } : {} });
+
+    it('refuses a missing or wrong token with 401', async () => {
+      expect((await details()).statusCode).toBe(401);
+      expect((await details(`Bearer ${TOKEN}x`)).statusCode).toBe(401);
+      expect((await details(`Bearer ${TOKEN.slice(0, -1)}`)).statusCode).toBe(401);
+      expect((await details(`Basic ${TOKEN}`)).statusCode).toBe(401);
+    });
+
+    it('shows reachability, the job queue and what the scrub found, batch by batch', async () => {
+      const me = new TestBrowser(t.app);
+      await me.signUp();
+      const files = [];
+      for (let i = 0; i < 3; i++) files.push(await upload(me, `f${i}.bin`, randomBytes(70_000)));
+      const damaged = files[1]!;
+      await flipByte(t, await storageKeyOf(t, damaged));
+
+      const before = await details(`Bearer ${TOKEN}`);
+      expect(before.statusCode).toBe(200);
+      const fresh = before.json<HealthDetails>();
+      expect(fresh).toMatchObject({ status: 'ok', database: { reachable: true }, storage: { reachable: true }, scrub: { enabled: true } });
+      expect(fresh.jobs).toEqual({ pending: expect.any(Number), running: 0, failed: 0 });
+      expect(fresh.scrub.state).toBeNull();
+
+      // A batch of two files.
+      await t.app.background.schedule();
+      await t.app.background.drainJobs();
+      const first = (await details(`Bearer ${TOKEN}`)).json<HealthDetails>();
+      expect(first.scrub.state).toMatchObject({ phase: 'files', cycles: 0, current: { counts: { files: 2 } } });
+
+      // Then the third file and the thumbnail rows of gone files; then the stored blobs, ending the cycle.
+      for (let run = 0; run < 2; run++) {
+        offset += 60_000;
+        await t.app.background.schedule();
+        await t.app.background.drainJobs();
+      }
+      const done = (await details(`Bearer ${TOKEN}`)).json<HealthDetails>();
+      expect(done.status).toBe('problems');
+      expect(done.scrub.state).toMatchObject({ phase: 'files', cursor: null, cycles: 1 });
+      expect(done.scrub.state!.lastCycle!.counts).toMatchObject({ files: 3, blobsListed: 3, problems: 1 });
+      expect(done.scrub.state!.lastCycle!.problems).toEqual([
+        expect.objectContaining({ kind: 'corrupt-blob', fileId: damaged._id, repaired: false }),
+      ]);
+      // The scrub only reports: the damaged file is still there.
+      expect((await me.get(`/file-service/info/${damaged._id}`)).statusCode).toBe(200);
+    });
+  });
+});

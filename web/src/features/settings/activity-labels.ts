@@ -1,0 +1,63 @@
+import type { ActivityEventDto } from '@nimbus/common';
+
+const quoted = (name: string | undefined) => (name ? `“${name}”` : 'an item');
+
+/** One readable sentence per event of the security log. */
+export function describeActivity(event: ActivityEventDto): string {
+  const name = event.details?.name;
+  const what = event.details?.itemType === 'folder' ? `folder ${quoted(name)}` : quoted(name);
+  const linkKind = event.details?.kind === 'drop' ? 'File drop link' : 'Share link';
+  switch (event.type) {
+    case 'sign-in':
+      return 'Signed in';
+    case 'sign-in-failed':
+      return 'Failed sign-in attempt (wrong password)';
+    case 'password-changed':
+      return 'Password changed';
+    case 'password-reset':
+      return 'Password reset through an e-mailed link';
+    case 'logout-all':
+      return 'Signed out of all sessions';
+    case 'app-password-created':
+      return `App password ${quoted(name)} created`;
+    case 'app-password-revoked':
+      return `App password ${quoted(name)} revoked`;
+    case 'file-link-public':
+      return `Public link made for ${what}`;
+    case 'file-link-one-time':
+      return `One-time link made for ${what}`;
+    case 'file-link-removed':
+      return `Link removed from ${what}`;
+    case 'share-link-created':
+      return `${linkKind} created for ${what}`;
+    case 'share-link-updated':
+      return `${linkKind} changed for ${what}`;
+    case 'share-link-revoked':
+      return `${linkKind} revoked for ${what}`;
+  }
+}
+
+const BROWSERS: [RegExp, string][] = [
+  [/Edg\//, 'Edge'],
+  [/OPR\//, 'Opera'],
+  [/Firefox\//, 'Firefox'],
+  [/Chrom(e|ium)\//, 'Chrome'],
+  [/Safari\//, 'Safari'],
+];
+const SYSTEMS: [RegExp, string][] = [
+  [/Android/, 'Android'],
+  [/iPhone|iPad|iOS/, 'iOS'],
+  [/Windows/, 'Windows'],
+  [/Mac OS X|Macintosh/, 'macOS'],
+  [/CrOS/, 'ChromeOS'],
+  [/Linux/, 'Linux'],
+];
+
+/** "Firefox on Linux" from a user agent; other clients (rclone, curl) by their own first word. */
+export function describeClient(userAgent: string | null): string | null {
+  if (!userAgent) return null;
+  const browser = BROWSERS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const system = SYSTEMS.find(([pattern]) => pattern.test(userAgent))?.[1];
+  if (browser) return system ? `${browser} on ${system}` : browser;
+  return userAgent.split(/[\s/]/)[0]!.slice(0, 40) || null;
+}
