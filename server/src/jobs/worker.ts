@@ -24,7 +24,12 @@ export interface CpuGroup {
   slots: number;
 }
 
-const DEFAULTS: WorkerOptions = { concurrency: 2, pollMs: 1000, leaseMs: 10 * 60_000, cpuHeavy: [] };
+/**
+ * A claim lasts a minute and is renewed every third of that while the job runs: a job as long as
+ * it needs keeps its claim, and one whose process died (a crash, a kill) runs again within a
+ * minute instead of waiting out a long lease.
+ */
+const DEFAULTS: WorkerOptions = { concurrency: 2, pollMs: 1000, leaseMs: 60_000, cpuHeavy: [] };
 
 /** Retry delay after the nth failed attempt: 5 s doubling, at most an hour. */
 export function backoffMs(attempt: number): number {
@@ -125,6 +130,12 @@ export class JobWorker {
     release(group);
     if (!job) return false;
     const handler = this.handlers[job.name as JobName] as JobHandler<JobName>;
+    const renewal = setInterval(() => {
+      this.repo.renewLease(job.id, this.id, this.clock.now() + this.options.leaseMs).catch((err: unknown) => {
+        this.log.warn({ err, job: job.name, jobId: job.id }, 'renewing a job lease failed');
+      });
+    }, this.options.leaseMs / 3);
+    renewal.unref();
     try {
       await handler(JSON.parse(job.payload) as JobPayloads[JobName], job);
       await this.repo.complete(job.id, this.id);
@@ -138,6 +149,7 @@ export class JobWorker {
         await this.repo.retryLater(job.id, this.id, this.clock.now() + backoffMs(job.attempts), message);
       }
     } finally {
+      clearInterval(renewal);
       if (group !== -1) this.heavyRunning[group]!--;
     }
     return true;

@@ -67,6 +67,17 @@ export class JobRepository {
       .executeTakeFirst();
   }
 
+  /** Keeps a running job's claim while its worker lives; false once another worker took it over. */
+  async renewLease(id: string, workerId: string, leaseUntil: number): Promise<boolean> {
+    const result = await this.db
+      .updateTable('job')
+      .set({ lockedUntil: leaseUntil })
+      .where('id', '=', id)
+      .where('lockedBy', '=', workerId)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async complete(id: string, workerId: string): Promise<void> {
     await this.db.deleteFrom('job').where('id', '=', id).where('lockedBy', '=', workerId).execute();
   }
