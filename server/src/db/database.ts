@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
+import { isSqliteBusy, pgOutageTest, withOutageErrors } from './db-errors.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = DatabaseConfig['driver'];
@@ -17,12 +18,17 @@ export interface DatabaseHandle {
 
 const PG_INT8 = 20;
 const STATEMENT_TIMEOUT_MS = 30_000;
+/** A server that takes new connections but never answers them fails a request with 503 after this, instead of hanging it. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
-  const db =
+  // An outage (PostgreSQL out of reach, SQLite locked by another process past the busy timeout)
+  // surfaces as DatabaseUnavailableError, a 503; the pool reconnects by itself when it can.
+  const dialect =
     config.driver === 'sqlite'
-      ? new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqlite(config.path) }), plugins: [new CamelCasePlugin()] })
-      : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPgPool(config.url) }), plugins: [new CamelCasePlugin()] });
+      ? withOutageErrors(new SqliteDialect({ database: openSqlite(config.path) }), isSqliteBusy)
+      : withOutageErrors(new PostgresDialect({ pool: openPgPool(config.url) }), pgOutageTest(loadPg().DatabaseError));
+  const db = new Kysely<Database>({ dialect, plugins: [new CamelCasePlugin()] });
   return { db, dialect: config.driver, close: () => db.destroy() };
 }
 
@@ -71,6 +77,7 @@ function openPgPool(url: string): pg.Pool {
   const pool = new driver.Pool({
     connectionString: url,
     max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     // A runaway query (a bug, a damaged tree) gives its connection back instead of pinning it forever.
     statement_timeout: STATEMENT_TIMEOUT_MS,
     // Epoch-millisecond columns are bigint; they fit a JS number exactly.
@@ -83,6 +90,12 @@ function openPgPool(url: string): pg.Pool {
   // process: the pool discards it and the next query opens a fresh one.
   pool.on('error', (err) => {
     process.emitWarning(`PostgreSQL dropped an idle connection: ${err.message}`);
+  });
+  // The pool listens for errors only on idle connections. One that breaks while a query holds it
+  // fails that query (a 503) and is dropped on release, but also emits 'error': unheard, that
+  // would end the process.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
   });
   return pool;
 }

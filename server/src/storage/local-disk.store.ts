@@ -5,6 +5,7 @@ import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertValidKey, assertValidRange, isValidKey } from './blob-key.js';
 import { BlobNotFoundError, type ByteRange, type GrowableBlobStore, type ListableBlobStore, type StoredObject } from './blob-store.js';
+import { fsWriteError } from './storage-errors.js';
 
 export interface LocalDiskStoreOptions {
   /** Temp files untouched for this long are leftovers of a crash, removed before the first write. */
@@ -61,7 +62,7 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
       await unlink(tempPath).catch(ignoreMissing);
       // Renamed but not durable: the caller is told it failed, so the key must not exist.
       if (finalPath) await unlink(finalPath).catch(ignoreMissing);
-      throw err;
+      throw fsWriteError(err);
     }
   }
 
@@ -84,7 +85,10 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
       return { size };
     } catch (err) {
       body.destroy();
-      throw err;
+      // The caller keeps none of a failed piece (its offset does not move), so the space it took
+      // goes back now: on a full disk that is what lets the retry fit.
+      await handle?.truncate(position).catch(() => undefined);
+      throw fsWriteError(err);
     } finally {
       await handle?.close().catch(() => undefined);
     }
@@ -96,7 +100,7 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
     const target = this.pathOf(to);
     await ensureDir(path.dirname(target));
     await rename(this.pathOf(from), target).catch((err: unknown) => {
-      throw isMissing(err) ? new BlobNotFoundError(from) : err;
+      throw isMissing(err) ? new BlobNotFoundError(from) : fsWriteError(err);
     });
     await syncDir(path.dirname(target));
     if (path.dirname(target) !== path.dirname(this.pathOf(from))) await syncDir(path.dirname(this.pathOf(from)));

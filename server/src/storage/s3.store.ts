@@ -1,11 +1,12 @@
 import type * as ClientS3 from '@aws-sdk/client-s3';
-import type { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client, S3ClientConfig } from '@aws-sdk/client-s3';
 import type * as LibStorage from '@aws-sdk/lib-storage';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type { StorageConfig } from '../config.js';
 import { assertValidKey, assertValidRange, isValidKey } from './blob-key.js';
 import { BlobNotFoundError, type ByteRange, type ListableBlobStore, type StoredObject } from './blob-store.js';
+import { s3BackoffDelay, s3Failure, type S3RetryPolicy } from './s3-retry.js';
 
 export type S3StorageConfig = Extract<StorageConfig, { driver: 's3' }>;
 
@@ -16,15 +17,27 @@ export interface S3StoreOptions {
   queueSize?: number;
   /** Destroy the client on close(): true when the store created it. */
   ownsClient?: boolean;
+  /** How often and how patiently a failed request (each part on its own) is sent again. */
+  retry?: S3RetryPolicy;
 }
 
 const load = createRequire(import.meta.url);
 /** The AWS SDK (about 10 MB resident) loads only on servers that store in S3. */
 const sdk = () => load('@aws-sdk/client-s3') as typeof ClientS3;
 const multipart = () => load('@aws-sdk/lib-storage') as typeof LibStorage;
+/**
+ * The SDK's own retry strategies, from the copy of @smithy/core the SDK itself depends on (it does
+ * not re-export them, and the server declares no dependency of its own on that package).
+ */
+const retryStrategies = () =>
+  createRequire(load.resolve('@aws-sdk/client-s3'))('@smithy/core/retry') as {
+    ConfiguredRetryStrategy: new (maxAttempts: number, delay: (attempt: number) => number) => NonNullable<S3ClientConfig['retryStrategy']>;
+  };
 
 const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 const DEFAULT_QUEUE_SIZE = 4;
+/** One try and four retries: with the default delays a request gives up after about 3 s of failures. */
+const DEFAULT_MAX_ATTEMPTS = 5;
 
 /** Objects in one bucket of any S3-compatible service (AWS, MinIO, Ceph, Garage, R2). */
 export class S3BlobStore implements ListableBlobStore {
@@ -48,6 +61,10 @@ export class S3BlobStore implements ListableBlobStore {
       // S3-compatible services reject the SDK's newer default checksum headers.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // Throttling (503 SlowDown), 5xx answers and broken connections are sent again with a
+      // growing, jittered delay. Every body the SDK sends is a buffer (lib-storage cuts the stream
+      // into whole parts before sending any), so a retry resends exactly the same bytes.
+      ...retryConfig(options.retry),
     });
     return new S3BlobStore(client, config.bucket, { ...options, ownsClient: true });
   }
@@ -61,22 +78,34 @@ export class S3BlobStore implements ListableBlobStore {
     }
     const source = trackSource(body);
     // Upload sends one PutObject for small bodies, otherwise a multipart upload with a bounded
-    // queue of parts; on failure it sends AbortMultipartUpload so no parts are kept.
+    // queue of parts, each read whole into a buffer before it is sent (and retried).
     const upload = new (multipart().Upload)({
       client: this.client,
       params: { Bucket: this.bucket, Key: key, Body: source.stream },
       partSize: this.options.partSize ?? DEFAULT_PART_SIZE,
       queueSize: this.options.queueSize ?? DEFAULT_QUEUE_SIZE,
-      leavePartsOnError: false,
+      // The parts are dropped below instead: Upload's own abort, when it fails too (the store
+      // still failing), throws its error in place of the one that stopped the upload.
+      leavePartsOnError: true,
     });
     try {
       await upload.done();
     } catch (err) {
+      // Read before the body goes: destroying it fails the pass-through with a premature close.
+      const sourceError = source.state.error;
       body.destroy();
-      // A failed abort would otherwise hide why the upload stopped.
-      throw source.state.error ?? err;
+      await this.abandonParts(key, upload.uploadId);
+      throw sourceError ?? s3Failure(err);
     }
     return { size: source.state.size };
+  }
+
+  /** Drops the stored parts of a failed multipart upload; if that fails too, the bucket's lifecycle rule must. */
+  private async abandonParts(key: string, uploadId: string | undefined): Promise<void> {
+    if (uploadId === undefined) return;
+    await this.client
+      .send(new (sdk().AbortMultipartUploadCommand)({ Bucket: this.bucket, Key: key, UploadId: uploadId }))
+      .catch(() => undefined);
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
@@ -93,7 +122,7 @@ export class S3BlobStore implements ListableBlobStore {
       // S3 clips a range that runs past the end, and refuses one that starts past it; yield
       // no bytes instead, as reading past the end of a file does.
       if (range && statusOf(err) === 416) return Readable.from([]);
-      throw err;
+      throw s3Failure(err);
     }
   }
 
@@ -105,7 +134,7 @@ export class S3BlobStore implements ListableBlobStore {
     } catch (err) {
       // A HEAD answer has no body, so the status code is all there is to go on.
       if (statusOf(err) === 404) return null;
-      throw err;
+      throw s3Failure(err);
     }
   }
 
@@ -163,6 +192,14 @@ async function* sliceBytes(source: AsyncIterable<Buffer>, skip: number, take: nu
     if (part.length > 0) yield part;
     if (take === 0) return;
   }
+}
+
+function retryConfig(policy: S3RetryPolicy = {}): Pick<S3ClientConfig, 'maxAttempts' | 'retryStrategy'> {
+  const maxAttempts = policy.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  return {
+    maxAttempts,
+    retryStrategy: new (retryStrategies().ConfiguredRetryStrategy)(maxAttempts, (attempt) => s3BackoffDelay(attempt, policy)),
+  };
 }
 
 function statusOf(err: unknown): number | undefined {

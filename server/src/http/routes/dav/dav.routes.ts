@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DavError } from '../../../dav/dav-error.js';
 import { DAV_METHODS, errorBody, type DavServer } from '../../../dav/dav-server.js';
-import { DomainError, TooManyError } from '../../../domain/errors.js';
+import { DomainError, TooManyError, UnavailableError } from '../../../domain/errors.js';
 import type { AccountService } from '../../../services/account.service.js';
 import type { AppPasswordService } from '../../../services/app-password.service.js';
 import { sendStoredFile } from '../../send-stored-file.js';
@@ -103,6 +103,8 @@ export function davRoutes(app: FastifyInstance, deps: DavRoutesDeps): void {
             void reply.header('retry-after', String(err.retryAfterSeconds));
             throw new DavError(429, err.message);
           }
+          // A database outage is no wrong password: a 401 would make the client ask the user again.
+          if (err instanceof UnavailableError) throw err;
           throw new DavError(401, 'Wrong e-mail or app password');
         }
         const answer = await dav.handle(ownerId, {
