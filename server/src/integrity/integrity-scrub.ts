@@ -38,7 +38,10 @@ const BLOBS_PER_FILE = 20;
 /**
  * The low-priority background check: a bounded batch per run, continuing where the last one
  * stopped (in the database, so any process takes the next batch), cycling for ever. It reports
- * and logs; it never removes anything, which is left to an operator's `nimbus check --repair`.
+ * and logs, and removes what `nimbus check --repair` removes and nothing more: blobs no row
+ * refers to past the grace period (what a crash between storing bytes and committing their row
+ * leaves behind) and thumbnail rows of deleted files. A user's bytes, damaged or not, are never
+ * touched: they are for an operator to restore.
  */
 export class IntegrityScrub {
   constructor(
@@ -64,7 +67,7 @@ export class IntegrityScrub {
     const ctx: StepContext = {
       tally: state.current,
       limiter: new RateLimiter(this.options.rateBytesPerSecond),
-      repair: false,
+      repair: true,
       graceMs: this.options.graceMs,
       onFinding: (finding) => this.logFinding(finding),
     };

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { readdir, utimes } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthDetails } from '../../src/services/health-details.service.js';
 import { upload } from '../helpers/drive.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { TestBrowser } from '../helpers/test-browser.js';
-import { flipByte, storageKeyOf } from './support.js';
+import { LocalDiskStore } from '../../src/storage/local-disk.store.js';
+import { HOUR, flipByte, putStray, storageKeyOf } from './support.js';
 
 const TOKEN = 'health-token-0123456789abcdef';
 
@@ -59,6 +62,16 @@ describe('GET /health/details', () => {
       for (let i = 0; i < 3; i++) files.push(await upload(me, `f${i}.bin`, randomBytes(70_000)));
       const damaged = files[1]!;
       await flipByte(t, await storageKeyOf(t, damaged));
+      // Bytes stored by a process killed before it committed their row.
+      const disk = new LocalDiskStore((t.config.storage as { root: string }).root);
+      const stray = 'straykey0123456789';
+      await putStray(disk, t.config.secrets.encryptionKey, stray);
+      // Left a day ago: past the 24-hour grace period (the app's clock must stay near real time
+      // for its sessions, so the file is aged instead).
+      const root = (t.config.storage as { root: string }).root;
+      const where = (await readdir(root, { recursive: true })).find((entry) => path.basename(entry) === stray)!;
+      const dayAgo = new Date(Date.now() - 25 * HOUR);
+      await utimes(path.join(root, where), dayAgo, dayAgo);
 
       const before = await details(`Bearer ${TOKEN}`);
       expect(before.statusCode).toBe(200);
@@ -82,12 +95,16 @@ describe('GET /health/details', () => {
       const done = (await details(`Bearer ${TOKEN}`)).json<HealthDetails>();
       expect(done.status).toBe('problems');
       expect(done.scrub.state).toMatchObject({ phase: 'files', cursor: null, cycles: 1 });
-      expect(done.scrub.state!.lastCycle!.counts).toMatchObject({ files: 3, blobsListed: 3, problems: 1 });
-      expect(done.scrub.state!.lastCycle!.problems).toEqual([
-        expect.objectContaining({ kind: 'corrupt-blob', fileId: damaged._id, repaired: false }),
-      ]);
-      // The scrub only reports: the damaged file is still there.
+      expect(done.scrub.state!.lastCycle!.counts).toMatchObject({ files: 3, blobsListed: 4, problems: 2 });
+      expect(done.scrub.state!.lastCycle!.problems).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ kind: 'corrupt-blob', fileId: damaged._id, repaired: false }),
+          expect.objectContaining({ kind: 'stray-blob', key: stray, repaired: true }),
+        ]),
+      );
+      // The damaged file is reported and kept for an operator to restore; the stray bytes are gone.
       expect((await me.get(`/file-service/info/${damaged._id}`)).statusCode).toBe(200);
+      expect(await disk.stat(stray)).toBeNull();
     });
   });
 });
