@@ -151,6 +151,14 @@ export class TusUploadService {
     if (offset !== row.offset)
       throw new DomainError('UPLOAD_OFFSET_MISMATCH', `The upload is at offset ${row.offset}`, { offset: row.offset });
     if (row.fileId !== null) return { upload: row, file: null };
+    if (isStranded(row)) {
+      // Every byte is stored but the file was not made: nothing more may come, only the file.
+      for await (const piece of body as AsyncIterable<Buffer>) {
+        if (piece.length > 0) throw new InvalidError('The body goes past the upload length');
+      }
+      const settled = await this.settle(row);
+      return { upload: settled, file: null };
+    }
     if (!(await this.uploads.claim(id, this.clock.now(), this.clock.now() + LEASE_MS))) {
       throw new DomainError('UPLOAD_BUSY', 'Another request is storing a piece of this upload');
     }
@@ -209,6 +217,33 @@ export class TusUploadService {
     } finally {
       clearInterval(renew);
       await this.uploads.release(id).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Makes the file of an upload whose bytes are all stored when a process stopped between storing
+   * the last piece and making its file (a crash, a kill); any other upload is answered as it is.
+   * A client that sees every byte acknowledged sends nothing more, so HEAD and PATCH both settle.
+   */
+  async settle(row: TusUploadRow): Promise<TusUploadRow> {
+    if (!isStranded(row)) return row;
+    if (!(await this.uploads.claim(row.id, this.clock.now(), this.clock.now() + LEASE_MS))) {
+      throw new DomainError('UPLOAD_BUSY', 'Another request is storing a piece of this upload');
+    }
+    try {
+      const current = await this.uploads.findById(row.id);
+      if (!current || !isStranded(current)) return current ?? row;
+      let file: FileRow;
+      try {
+        // No running hash survives a stopped process: the stored bytes are read back for it.
+        file = await this.finish(current, undefined);
+      } catch (err) {
+        await this.forget(current);
+        throw err;
+      }
+      return { ...current, fileId: file.id };
+    } finally {
+      await this.uploads.release(row.id).catch(() => undefined);
     }
   }
 
@@ -274,4 +309,12 @@ export class TusUploadService {
     await this.uploads.delete(row.id);
     if (row.fileId === null && row.dropLinkId) await this.observer?.abandoned(row);
   }
+}
+
+/**
+ * All of an upload's bytes are stored and recorded (the last piece counted as a segment; an empty
+ * upload has none until its one piece) but its file was never made.
+ */
+function isStranded(row: TusUploadRow): boolean {
+  return row.fileId === null && row.offset === row.length && row.segments > 0;
 }

@@ -3,9 +3,12 @@ import { readdir } from 'node:fs/promises';
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
+import { LocalDiskStore } from '../../src/storage/local-disk.store.js';
+import { ResumableStore } from '../../src/storage/resumable-store.js';
 import { createFolder, listFiles } from '../helpers/drive.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { TestBrowser } from '../helpers/test-browser.js';
@@ -332,6 +335,59 @@ describe('resumable uploads (tus 1.0)', () => {
     });
     expect(patched.status).toBe(204);
     expect((await listFiles(me.browser)).map((f) => [f.filename, f.length])).toEqual([['empty.txt', 0]]);
+  });
+
+  it('an upload whose process stopped after storing the last piece but before making the file is settled by HEAD or PATCH', async () => {
+    const me = await h.account();
+    const store = new ResumableStore(new LocalDiskStore((h.config.storage as { root: string }).root), h.config.secrets.encryptionKey);
+    // Stores every byte and records it, as the server does before it makes the file, then stops there.
+    const stranded = async (name: string, data: Buffer) => {
+      const created = await me.call('POST', BASE, {
+        'tus-resumable': '1.0.0',
+        'upload-length': String(data.length),
+        'upload-metadata': meta({ filename: name }),
+      });
+      const id = created.headers.location!.split('/').pop()!;
+      const row = await h.app.database.db.selectFrom('tusUpload').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const target = { storageKey: row.storageKey, wrappedKey: row.wrappedKey, length: row.length };
+      await store.append(target, Readable.from([data]), { offset: 0, segment: 0, keepPartial: true });
+      await h.app.database.db.updateTable('tusUpload').set({ offset: data.length, segments: 1 }).where('id', '=', id).execute();
+      return created.headers.location!;
+    };
+    const v = { 'tus-resumable': '1.0.0' };
+    // An odd length: the stored end is a partial chunk, where no further piece may start.
+    const first = randomBytes(100 * 1024 + 3);
+    const byHead = await me.call('HEAD', await stranded('by-head.bin', first), v);
+    expect(byHead.status).toBe(200);
+    expect(byHead.headers['upload-offset']).toBe(String(first.length));
+    expect(byHead.headers['nimbus-file-id']).toBeDefined();
+
+    const second = randomBytes(70 * 1024 + 1);
+    const at = await stranded('by-patch.bin', second);
+    const pastEnd = await me.call(
+      'PATCH',
+      at,
+      { ...v, 'content-type': 'application/offset+octet-stream', 'upload-offset': String(second.length) },
+      Buffer.from('x'),
+    );
+    expect(pastEnd.status).toBe(400);
+    const byPatch = await me.call(
+      'PATCH',
+      at,
+      { ...v, 'content-type': 'application/offset+octet-stream', 'upload-offset': String(second.length) },
+      Buffer.alloc(0),
+    );
+    expect(byPatch.status).toBe(204);
+    expect(byPatch.headers['nimbus-file-id']).toBeDefined();
+
+    const files = await listFiles(me.browser);
+    for (const [name, data] of [
+      ['by-head.bin', first],
+      ['by-patch.bin', second],
+    ] as const) {
+      const file = files.find((f) => f.filename === name)!;
+      expect(sha256((await me.browser.get(`/file-service/download/${file._id}`)).rawPayload)).toBe(sha256(data));
+    }
   });
 
   it('termination removes the upload and, through the deletion job, its stored pieces', async () => {

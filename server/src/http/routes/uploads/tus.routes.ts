@@ -127,7 +127,7 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
 
     scope.head(`${base}/:id`, guarded, async (request, reply) => {
       requireTusVersion(request);
-      const upload = await access.find(request, parseInput(idParams, request.params).id);
+      const upload = await tus.settle(await access.find(request, parseInput(idParams, request.params).id));
       stateHeaders(reply, upload);
       void reply.header('upload-length', String(upload.length));
       if (upload.metadata) void reply.header('upload-metadata', upload.metadata);
