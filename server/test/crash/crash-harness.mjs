@@ -112,6 +112,12 @@ async function createBackends(kind, dir) {
 // ---------------------------------------------------------------------------------------------
 // The server process.
 
+/** The server's own error lines (pino level 50+), to tell why it answered a 5xx. */
+function serverErrors(output) {
+  const lines = output.split('\n').filter((line) => /"level":(5|6)0/.test(line));
+  return lines.length ? `; server said: ${lines.slice(-3).join(' | ').slice(0, 2_000)}` : '';
+}
+
 class ServerProcess {
   constructor(env, port) {
     this.env = env;
@@ -741,7 +747,11 @@ export async function runCrashTrials({
         }
         if (r.status === 404) upload.done = true;
         else if (!upload.done)
-          stats.violations.push({ trial, kind: 'tus-resume-failed', detail: `${upload.location} answered ${r.status ?? 'nothing'}` });
+          stats.violations.push({
+            trial,
+            kind: 'tus-resume-failed',
+            detail: `${upload.location} answered ${r.status ?? 'nothing'}${serverErrors(server.output)}`,
+          });
       }
       const ctx = { client, model, query: backends.query, rand, trial, final: trial === trials };
       stats.invariants += await checkInvariants(ctx, stats.violations);
