@@ -2,6 +2,7 @@ import { STORAGE_KEYS } from '@nimbus/common';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { deferredReply, errorBody, onRequest, requestsTo } from '../../test/http-mock';
+import { mockDrive } from '../../test/drive-fixtures';
 import { renderApp, testUser } from '../../test/render-app';
 
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
@@ -21,6 +22,20 @@ async function login(email = 'ada@example.com', password = 'secret1') {
 }
 
 beforeEach(noSession);
+
+/**
+ * The session the server keeps once `method url` (a login, a sign-up) has answered: /home checks
+ * it, and on a slow machine that check may come before the test has seen the page.
+ */
+const sessionAfter = (method: string, url: string) => {
+  onRequest('GET', '/user-service/user', () =>
+    requestsTo(method, url).length > 0 ? { status: 200, data: testUser } : { status: 401, data: errorBody('UNAUTHENTICATED') },
+  );
+  onRequest('POST', '/user-service/get-token', () =>
+    requestsTo(method, url).length > 0 ? { status: 200, data: {} } : { status: 401, data: errorBody('INVALID_TOKEN') },
+  );
+  mockDrive();
+};
 
 describe('authentication screen modes', () => {
   it('switches between login, create and reset with their headings, links and fields', async () => {
@@ -86,6 +101,7 @@ describe('login', () => {
 
   it('goes to /home and remembers that the user logged in', async () => {
     onRequest('POST', '/user-service/login', { status: 200, data: { user: testUser } });
+    sessionAfter('POST', '/user-service/login');
     renderApp('/');
     await login();
     await screen.findByRole('heading', { name: 'Home' });
@@ -125,6 +141,7 @@ describe('create account', () => {
 
   it('goes to /home and toasts "Email Verification Sent" when the e-mail went out', async () => {
     onRequest('POST', '/user-service/create', { status: 201, data: { user: testUser, emailSent: true } });
+    sessionAfter('POST', '/user-service/create');
     await create();
     await screen.findByRole('heading', { name: 'Home' });
     expect(await screen.findByText('Email Verification Sent')).toBeTruthy();
