@@ -13,10 +13,9 @@ import { DomainError, InvalidError } from '../../../domain/errors.js';
 import type { FileRow } from '../../../db/repositories/file.repository.js';
 import { UNLOCK_TTL_MS, type SharedAccessService, type SharedLink } from '../../../services/shared-access.service.js';
 import type { StoredAsset } from '../../../services/stored-asset.js';
-import { attachmentHeader } from '../../content-disposition.js';
 import { field, readMultipart } from '../../multipart.js';
 import { sendStoredFile } from '../../send-stored-file.js';
-import { meteredDownload } from '../../../observability/metered-stream.js';
+import { sendZip } from '../../send-zip.js';
 import type { TusUploadService } from '../../../services/tus-upload.service.js';
 import { registerTusProtocol } from '../uploads/tus.routes.js';
 import { parseInput } from '../../validation.js';
@@ -116,17 +115,7 @@ export function sharedRoutes(app: FastifyInstance, deps: SharedRoutesDeps): void
   app.get('/share-service/public/:token/zip', async (request, reply) => {
     const shared = await enter(request);
     const { folder } = parseInput(sharedZipQuery, request.query);
-    const zip = await access.zip(shared, folder, request.method !== 'HEAD');
-    void reply
-      .type('application/zip')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('content-disposition', attachmentHeader(zip.filename))
-      .header('x-content-type-options', 'nosniff');
-    if (request.method === 'HEAD') {
-      zip.stream.destroy();
-      return reply.send();
-    }
-    return reply.send(meteredDownload(zip.stream, request.server.transfers));
+    return sendZip(request, reply, await access.zip(shared, folder, request.method !== 'HEAD'));
   });
 
   // Resumable uploads through a drop link: the tus protocol of /file-service/tus, for the link's visitors.
