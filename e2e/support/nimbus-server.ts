@@ -52,6 +52,8 @@ export async function startNimbus(): Promise<NimbusServer> {
     MAIL_FROM: 'nimbus@localhost',
     APP_URL: baseUrl,
     LOG_LEVEL: 'warn',
+    // Many sign-ups and logins: hashed at scrypt's lowest accepted cost.
+    PASSWORD_HASH_COST: '10',
   };
   const child = spawn(process.execPath, [serverMain], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

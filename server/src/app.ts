@@ -38,6 +38,7 @@ import type { BlobStore } from './storage/blob-store.js';
 import { createBlobStore, createEncryptedStore } from './storage/create-stores.js';
 import { createMailer, type Mailer } from './mail/mailer.js';
 import { SessionTokenSigner } from './security/access-token.js';
+import { DEFAULT_PASSWORD_HASH_COST, setPasswordHashCost } from './security/password.js';
 import { AccountService } from './services/account.service.js';
 import { systemClock, type Clock } from './services/clock.js';
 import { HousekeepingService } from './services/housekeeping.service.js';
@@ -133,6 +134,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     connectionTimeout: config.http.idleTimeoutMs,
   });
   registerBodyTimeout(app, config.http.bodyTimeoutMs);
+  const passwordCost = config.passwordHashCost ?? DEFAULT_PASSWORD_HASH_COST;
+  setPasswordHashCost(passwordCost);
+  if (passwordCost < DEFAULT_PASSWORD_HASH_COST)
+    app.log.warn({ passwordHashCost: passwordCost }, 'PASSWORD_HASH_COST is below 15: new password hashes are cheaper to crack');
 
   const database = deps.database ?? openDatabase(config.db);
   const mailer = deps.mailer === undefined ? createMailer(config.mail) : deps.mailer;

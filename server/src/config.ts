@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_PASSWORD_HASH_COST } from './security/password.js';
 
 export type DatabaseConfig = { driver: 'sqlite'; path: string } | { driver: 'postgres'; url: string };
 
@@ -80,6 +81,8 @@ export interface Config {
   integrity?: IntegrityConfig;
   /** Bearer token of `GET /metrics`; unset (the default) turns metrics off and the route answers 404. */
   metricsToken?: string | null;
+  /** log2 of scrypt's N for new password hashes; absent means the default (15). */
+  passwordHashCost?: number;
 }
 
 export class ConfigError extends Error {
@@ -128,6 +131,7 @@ const envSchema = z.object({
     )
     .optional(),
   TRASH_RETENTION_DAYS: integer(0, 36500).default(30),
+  PASSWORD_HASH_COST: integer(10, 20).default(DEFAULT_PASSWORD_HASH_COST),
   MAX_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
   STORAGE_QUOTA_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
   RESUMABLE_UPLOAD_EXPIRY_HOURS: integer(1, 24 * 365).default(24),
@@ -242,6 +246,7 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
     webRoot: webRoot && existsSync(path.join(webRoot, 'index.html')) ? webRoot : null,
     integrity: { scrubIntervalMs: e.SCRUB_INTERVAL_MS, scrubBatchSize: e.SCRUB_BATCH_SIZE, healthToken: e.HEALTH_TOKEN ?? null },
     metricsToken: e.METRICS_TOKEN ?? null,
+    passwordHashCost: e.PASSWORD_HASH_COST,
   } satisfies Config);
 }
 

@@ -1,7 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../src/security/password.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_PASSWORD_HASH_COST,
+  dummyPasswordHash,
+  hashPassword,
+  setPasswordHashCost,
+  verifyPassword,
+} from '../src/security/password.js';
 
 describe('password hashing (scrypt)', () => {
+  // Other files of this worker may have built an app with the suite's lower cost.
+  beforeEach(() => setPasswordHashCost(DEFAULT_PASSWORD_HASH_COST));
+
   it('verifies the right password and refuses others', async () => {
     const hash = await hashPassword('correct horse');
     expect(await verifyPassword('correct horse', hash)).toBe(true);
@@ -41,8 +50,27 @@ describe('password hashing (scrypt)', () => {
   );
 
   it('keeps a dummy hash for unknown accounts that no password matches', async () => {
-    expect(DUMMY_PASSWORD_HASH).toMatch(/^scrypt\$/);
-    expect(await verifyPassword('', DUMMY_PASSWORD_HASH)).toBe(false);
-    expect(await verifyPassword('secret1', DUMMY_PASSWORD_HASH)).toBe(false);
+    const dummy = await dummyPasswordHash();
+    expect(dummy).toMatch(/^scrypt\$/);
+    expect(await verifyPassword('', dummy)).toBe(false);
+    expect(await verifyPassword('secret1', dummy)).toBe(false);
+  });
+
+  it('makes new hashes at the configured cost and still verifies older ones made at another', async () => {
+    const before = await hashPassword('secret1');
+    setPasswordHashCost(11);
+    try {
+      const after = await hashPassword('secret1');
+      expect(after).toMatch(/^scrypt\$2048\$8\$1\$/);
+      expect(await dummyPasswordHash()).toMatch(/^scrypt\$2048\$/);
+      expect(await verifyPassword('secret1', before)).toBe(true);
+      expect(await verifyPassword('secret1', after)).toBe(true);
+    } finally {
+      setPasswordHashCost(DEFAULT_PASSWORD_HASH_COST);
+    }
+    expect(await hashPassword('secret1')).toMatch(/^scrypt\$32768\$/);
+    expect(() => setPasswordHashCost(9)).toThrow(RangeError);
+    expect(() => setPasswordHashCost(21)).toThrow(RangeError);
+    expect(() => setPasswordHashCost(12.5)).toThrow(RangeError);
   });
 });

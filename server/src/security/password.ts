@@ -1,8 +1,21 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import pLimit from 'p-limit';
 
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
+/** log2 of scrypt's N for new hashes: 15 (32 MiB, about 0.1-0.2 s of a core) unless the operator sets it. */
+export const DEFAULT_PASSWORD_HASH_COST = 15;
+const R = 8;
+const P = 1;
 const KEY_LENGTH = 32;
+let cost: number = DEFAULT_PASSWORD_HASH_COST;
+
+/**
+ * Sets the cost of hashes made from now on. Stored hashes keep the parameters they were made
+ * with, so changing it never locks anyone out.
+ */
+export function setPasswordHashCost(logN: number): void {
+  if (!Number.isInteger(logN) || logN < 10 || logN > 20) throw new RangeError(`password hash cost must be 10-20, not ${logN}`);
+  cost = logN;
+}
 
 /**
  * scrypt runs on libuv's thread pool, which file reads and writes share: a flood of logins may
@@ -29,8 +42,9 @@ export function hashingLoad(): { active: number; pending: number } {
 /** scrypt on libuv's thread pool; the format records its parameters so they can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const N = 2 ** cost;
+  const key = await derive(password, salt, { N, r: R, p: P });
+  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -47,5 +61,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** A hash to verify against when the account does not exist, so timing does not reveal it. */
-export const DUMMY_PASSWORD_HASH = await hashPassword(randomBytes(12).toString('base64'));
+const dummies = new Map<number, Promise<string>>();
+
+/** A hash of the current cost to verify against when the account does not exist, so timing does not reveal it. */
+export function dummyPasswordHash(): Promise<string> {
+  let dummy = dummies.get(cost);
+  if (!dummy) {
+    dummy = hashPassword(randomBytes(12).toString('base64'));
+    dummies.set(cost, dummy);
+  }
+  return dummy;
+}

@@ -8,7 +8,7 @@ import { ConflictError, ForbiddenError, NotFoundError, TooManyError, Unauthorize
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates.js';
 import { hashToken, newId, newSecret } from '../security/ids.js';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../security/password.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../security/password.js';
 import { reserveAttempts, type Limited } from './attempt-budget.js';
 import type { Caller } from './caller.js';
 import type { Clock } from './clock.js';
@@ -99,7 +99,7 @@ export class AccountService {
     // Every attempt is counted before its password is checked: a burst gets no more tries than a sequence.
     await this.reserveAttempts([pair, ...shared], 'LOGIN_THROTTLED', 'Too many failed attempts; try again later');
     const account = await this.accounts.findByEmailKey(emailKey);
-    const valid = await verifyPassword(input.password, account?.passwordHash ?? DUMMY_PASSWORD_HASH);
+    const valid = await verifyPassword(input.password, account?.passwordHash ?? (await dummyPasswordHash()));
     if (!account || !valid) {
       // Only an existing account has a log to show it in; unknown addresses leave no trace.
       if (account) await this.security?.record(account.id, { type: 'sign-in-failed', caller });

@@ -38,6 +38,8 @@ describe('loadConfig', () => {
       idleTimeoutMs: 300_000,
     });
     expect(config.accountRateLimit).toBe(30);
+    expect(config.passwordHashCost).toBe(15);
+    expect(loadConfig({ PASSWORD_HASH_COST: '12' }, cwd).passwordHashCost).toBe(12);
     expect(config.dataDir).toBe(path.join(cwd, 'data'));
     expect(config.db).toEqual({ driver: 'sqlite', path: path.join(cwd, 'data', 'nimbus.sqlite') });
     expect(config.storage).toEqual({ driver: 'fs', root: path.join(cwd, 'data', 'files') });
@@ -122,6 +124,9 @@ describe('loadConfig', () => {
     ['TRASH_RETENTION_DAYS', '1.5'],
     ['MAX_UPLOAD_BYTES', '0'],
     ['MAX_UPLOAD_BYTES', 'lots'],
+    ['PASSWORD_HASH_COST', '9'],
+    ['PASSWORD_HASH_COST', '21'],
+    ['PASSWORD_HASH_COST', 'high'],
   ])('reports %s=%j by name', (name, value) => {
     // A bad DATABASE_URL or SMTP_URL also brings up the variables it requires.
     expect(problemsOf({ [name]: value })[0]).toMatch(new RegExp(`^${name}: `));

@@ -71,6 +71,8 @@ export function testConfig(dataDir: string, db: DatabaseConfig, overrides: Parti
     resumableUploadExpiryHours: 24,
     search: { enabled: true, embeddings: null },
     webRoot: null,
+    // Thousands of sign-ups and logins: the suite hashes at scrypt's lowest accepted cost.
+    passwordHashCost: 10,
     ...overrides,
   };
 }

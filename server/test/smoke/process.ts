@@ -7,7 +7,7 @@ export const MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
 
 /** Only what the server needs, so the developer's own DATABASE_URL, SMTP_URL… cannot leak in. */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, ...extra };
+  return { PATH: process.env.PATH, HOME: process.env.HOME, PASSWORD_HASH_COST: '10', ...extra };
 }
 
 export async function freePort(): Promise<number> {
