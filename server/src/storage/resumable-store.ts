@@ -152,9 +152,14 @@ export class ResumableStore {
       yield seal.header;
       for (let i = 0; i < segments; i++) for await (const piece of await inner.get(segmentKey(target, i))) yield piece as Buffer;
     }
-    if (isGrowable(inner)) await inner.promote(partialKey(target), target.storageKey);
-    else await inner.put(target.storageKey, Readable.from(joined()));
     const layout = new ChunkLayout(seal.chunkSize, target.length);
+    // A process stopped after joining but before the file was made leaves the whole object in
+    // place (a rename, or one atomic put) and its pieces possibly gone: it is taken as it is.
+    const joinedBefore = (await inner.stat(target.storageKey))?.size === layout.storedSize;
+    if (!joinedBefore) {
+      if (isGrowable(inner)) await inner.promote(partialKey(target), target.storageKey);
+      else await inner.put(target.storageKey, Readable.from(joined()));
+    }
     const plan = { blobKey: target.storageKey, key: seal.key, header: seal.header, layout };
     // The first bytes, for content sniffing: only the chunks that hold them are read.
     const head: Buffer[] = [];

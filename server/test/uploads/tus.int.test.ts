@@ -341,7 +341,7 @@ describe('resumable uploads (tus 1.0)', () => {
     const me = await h.account();
     const store = new ResumableStore(new LocalDiskStore((h.config.storage as { root: string }).root), h.config.secrets.encryptionKey);
     // Stores every byte and records it, as the server does before it makes the file, then stops there.
-    const stranded = async (name: string, data: Buffer) => {
+    const stranded = async (name: string, data: Buffer, joined = false) => {
       const created = await me.call('POST', BASE, {
         'tus-resumable': '1.0.0',
         'upload-length': String(data.length),
@@ -352,6 +352,7 @@ describe('resumable uploads (tus 1.0)', () => {
       const target = { storageKey: row.storageKey, wrappedKey: row.wrappedKey, length: row.length };
       await store.append(target, Readable.from([data]), { offset: 0, segment: 0, keepPartial: true });
       await h.app.database.db.updateTable('tusUpload').set({ offset: data.length, segments: 1 }).where('id', '=', id).execute();
+      if (joined) await store.complete(target, 1, undefined, 16);
       return created.headers.location!;
     };
     const v = { 'tus-resumable': '1.0.0' };
@@ -380,10 +381,17 @@ describe('resumable uploads (tus 1.0)', () => {
     expect(byPatch.status).toBe(204);
     expect(byPatch.headers['nimbus-file-id']).toBeDefined();
 
+    // Stopped later still: the pieces were already joined into the file's object.
+    const third = randomBytes(90 * 1024 + 5);
+    const joined = await me.call('HEAD', await stranded('joined.bin', third, true), v);
+    expect(joined.status).toBe(200);
+    expect(joined.headers['nimbus-file-id']).toBeDefined();
+
     const files = await listFiles(me.browser);
     for (const [name, data] of [
       ['by-head.bin', first],
       ['by-patch.bin', second],
+      ['joined.bin', third],
     ] as const) {
       const file = files.find((f) => f.filename === name)!;
       expect(sha256((await me.browser.get(`/file-service/download/${file._id}`)).rawPayload)).toBe(sha256(data));
