@@ -23,5 +23,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     restoreMocks: true,
     testTimeout: 15_000,
+    // jsdom files are independent and mostly CPU: one per core (the default leaves one core idle).
+    maxWorkers: 2,
   },
 });
