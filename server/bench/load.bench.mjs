@@ -578,7 +578,8 @@ async function startS3rver(directory) {
 
 async function startTopology(dir) {
   const cleanups = [];
-  const env = { ACCOUNT_RATE_LIMIT: '0' }; // 200 sign-ups from one address
+  // 200 sign-ups from one address; /metrics for the servers' heap figures.
+  const env = { ACCOUNT_RATE_LIMIT: '0', METRICS_TOKEN };
   if (TOPOLOGY === 'sqlite') {
     const server = await startServer({ dataDir: path.join(dir, 'data'), env });
     return { servers: [server], close: () => server.stop() };
@@ -627,6 +628,15 @@ async function startTopology(dir) {
   return { servers, close };
 }
 
+const METRICS_TOKEN = randomBytes(24).toString('hex');
+
+/** The V8 heap in use and the memory held outside it (Buffers), in MiB, from the server's /metrics. */
+async function heapMiB(base) {
+  const text = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
+  const gauge = (name) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
+  return { used: gauge('nodejs_heap_size_used_bytes'), external: gauge('nodejs_external_memory_bytes') };
+}
+
 const rssMiB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 // ---------------------------------------------------------------------------------------------
@@ -640,9 +650,11 @@ deadline = started + SECONDS * 1000;
 process.once('SIGINT', () => (deadline = Date.now())); // stop early, still clean up and report
 const loadBefore = os.loadavg();
 const rss = [];
-const sampler = setInterval(() => {
+const sampler = setInterval(async () => {
   try {
-    rss.push({ at: Date.now() - started, mib: servers.map((s) => rssMiB(s.child.pid)), load: os.loadavg()[0] });
+    const sample = { at: Date.now() - started, mib: servers.map((s) => rssMiB(s.child.pid)), load: os.loadavg()[0] };
+    sample.heap = await Promise.all(servers.map((s) => heapMiB(s.base)));
+    rss.push(sample);
   } catch {
     // a server that has gone shows up as connection errors
   }
@@ -709,6 +721,18 @@ servers.forEach((s, i) => {
   console.log(
     `  RSS server ${i + 1}  first minute ${rssIn(0, 60_000, i).toFixed(0)} MiB, last minute ${rssIn(elapsed * 1000 - 60_000, Infinity, i).toFixed(0)} MiB, peak ${Math.max(...all).toFixed(0)} MiB`,
   );
+  // The lowest heap of each minute is what survived the collections in it: a leak makes it climb
+  // minute after minute, caches warming up level it off.
+  const minutes = [];
+  for (let from = 0; from < elapsed * 1000; from += 60_000) {
+    const inMinute = rss.filter((r) => r.at >= from && r.at < from + 60_000);
+    if (!inMinute.length) continue;
+    const lowest = Math.min(...inMinute.map((r) => r.heap[i].used));
+    const rssAvg = avg(inMinute.map((r) => r.mib[i]));
+    const external = avg(inMinute.map((r) => r.heap[i].external));
+    minutes.push(`${(from / 60_000 + 1).toFixed(0)}: ${rssAvg.toFixed(0)}/${lowest.toFixed(0)}/${external.toFixed(0)}`);
+  }
+  console.log(`    by minute (RSS / lowest heap in use / outside the heap, MiB)  ${minutes.join('  ')}`);
 });
 console.log(
   `  load average ${loadBefore.map((l) => l.toFixed(2)).join(' ')} before, ${loadAfter.map((l) => l.toFixed(2)).join(' ')} after ` +
