@@ -144,6 +144,43 @@ class Batch {
 const BATCH_BYTES = 64 * 1024;
 
 /**
+ * Each entry with its contents opening, the next file's already opening while this one streams:
+ * with many small files, opening one (a lookup, a key to unwrap, a file to open) would otherwise
+ * stall the archive between every two. At most one file is open ahead.
+ */
+async function* openedAhead(entries: AsyncIterable<ZipEntry>): AsyncGenerator<{ entry: ZipEntry; contents?: Promise<Readable> }> {
+  const open = (entry: ZipEntry) => {
+    if (entry.kind !== 'file' || entry.size === 0) return { entry };
+    const contents = entry.open();
+    contents.catch(() => {}); // awaited when its turn comes; until then a failure is not unhandled
+    return { entry, contents };
+  };
+  const source = entries[Symbol.asyncIterator]();
+  let ahead: { entry: ZipEntry; contents?: Promise<Readable> } | undefined;
+  let current: typeof ahead;
+  try {
+    let next = await source.next();
+    if (!next.done) ahead = open(next.value);
+    while (ahead) {
+      current = ahead;
+      ahead = undefined;
+      next = await source.next();
+      if (!next.done) ahead = open(next.value);
+      yield current;
+    }
+  } finally {
+    // Stopped early (the client went away, a file failed): close what was opened and not read.
+    for (const left of [current, ahead])
+      if (left?.contents)
+        void left.contents.then(
+          (stream) => stream.destroy(),
+          () => {},
+        );
+    await source.return?.();
+  }
+}
+
+/**
  * A zip archive (stored entries, UTF-8 names, ZIP64 where sizes, offsets or the entry count need
  * it) produced as it is read: entries are pulled one at a time and each file is opened only when
  * the archive reaches it, so memory holds the central directory, never contents. Wrap it in
@@ -153,7 +190,7 @@ export async function* zipStream(entries: AsyncIterable<ZipEntry>): AsyncGenerat
   const written: Written[] = [];
   const batch = new Batch();
   let offset = 0;
-  for await (const entry of entries) {
+  for await (const { entry, contents } of openedAhead(entries)) {
     const isFile = entry.kind === 'file';
     const current: Written = {
       name: Buffer.from(entry.path),
@@ -171,7 +208,7 @@ export async function* zipStream(entries: AsyncIterable<ZipEntry>): AsyncGenerat
         yield batch.take();
         let size = 0;
         let crc = 0;
-        for await (const chunk of await entry.open()) {
+        for await (const chunk of await contents!) {
           const bytes = chunk as Buffer;
           size += bytes.length;
           crc = crc32(bytes, crc);

@@ -91,4 +91,64 @@ describe('zip writer', () => {
     const stream = Readable.from(zipStream(entries()), { objectMode: false });
     await expect(stream.toArray()).rejects.toThrow(/held 3 bytes, not 10/);
   });
+
+  it('opens the next file while one streams, and closes what it opened when the archive stops early', async () => {
+    const opened: string[] = [];
+    const streams = new Map<string, Readable>();
+    async function* entries(): AsyncGenerator<ZipEntry> {
+      for (const name of ['a', 'b', 'c', 'd'])
+        yield {
+          kind: 'file',
+          path: name,
+          size: 2 * MiB,
+          mtime: new Date(),
+          open: async () => {
+            opened.push(name);
+            const stream = zeros(2);
+            streams.set(name, stream);
+            return stream;
+          },
+        };
+    }
+    const zip = zipStream(entries());
+    let bytes = 0;
+    for await (const chunk of zip) {
+      bytes += chunk.length;
+      // Within the first file the second is already open, and no other.
+      if (bytes > MiB) break;
+    }
+    expect(opened).toEqual(['a', 'b']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(streams.get('a')!.destroyed).toBe(true);
+    expect(streams.get('b')!.destroyed).toBe(true);
+  });
+
+  it('gives every file its own bytes in order when they are opened ahead', async () => {
+    const names = Array.from({ length: 50 }, (_, i) => `f${i}.txt`);
+    async function* entries(): AsyncGenerator<ZipEntry> {
+      for (const name of names) {
+        const body = Buffer.from(`contents of ${name}`);
+        yield { kind: 'file', path: name, size: body.length, mtime: new Date(), open: async () => Readable.from([body]) };
+      }
+    }
+    const archive = Buffer.concat(await Readable.from(zipStream(entries()), { objectMode: false }).toArray());
+    const zipfile = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+      yauzl.fromBuffer(archive, { lazyEntries: true }, (err, z) => (err ? reject(err) : resolve(z))),
+    );
+    const read: Record<string, string> = {};
+    await new Promise<void>((resolve, reject) => {
+      zipfile.on('entry', (entry: yauzl.Entry) =>
+        zipfile.openReadStream(entry, (err, stream) => {
+          if (err) return reject(err);
+          stream
+            .toArray()
+            .then((parts: Buffer[]) => ((read[entry.fileName] = Buffer.concat(parts).toString()), zipfile.readEntry()), reject);
+        }),
+      );
+      zipfile.on('end', () => resolve());
+      zipfile.readEntry();
+    });
+    expect(Object.keys(read)).toEqual(names);
+    for (const name of names) expect(read[name]).toBe(`contents of ${name}`);
+  });
 });
