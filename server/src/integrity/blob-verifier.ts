@@ -13,7 +13,9 @@ export type BlobVerdict =
   | { status: 'bad-key' }
   /** Stored plaintext size (from the stored length; null when no plaintext size gives it) differs from the row's. */
   | { status: 'size-mismatch'; storedBytes: number; storedSize: number | null; isAuthentic: boolean }
-  | { status: 'corrupt'; storedBytes: number };
+  | { status: 'corrupt'; storedBytes: number }
+  /** The store failed to answer for it (after its own retries): reported, never treated as garbage. */
+  | { status: 'unreadable'; reason: string };
 
 /**
  * Reads a stored blob end to end through the same authenticated decryption a download uses,
@@ -26,6 +28,22 @@ export class BlobVerifier {
   ) {}
 
   async verify(key: string, wrappedKey: string, rowSize: number, limiter: RateLimiter, signal?: AbortSignal): Promise<BlobVerdict> {
+    try {
+      return await this.verifyOrThrow(key, wrappedKey, rowSize, limiter, signal);
+    } catch (err) {
+      // One blob the store cannot serve must not end a check of all the others.
+      if (signal?.aborted) throw err;
+      return { status: 'unreadable', reason: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  private async verifyOrThrow(
+    key: string,
+    wrappedKey: string,
+    rowSize: number,
+    limiter: RateLimiter,
+    signal?: AbortSignal,
+  ): Promise<BlobVerdict> {
     const dataKey = unwrapDataKey(this.masterKey, wrappedKey);
     if (!dataKey) return { status: 'bad-key' };
     const info = await this.store.stat(key);

@@ -11,6 +11,8 @@ export const FINDING_KINDS = [
   'size-mismatch',
   /** The row's wrapped data key does not open with the master key. */
   'bad-key',
+  /** The store failed to serve the blob (an error after its retries); a later check may read it. */
+  'unreadable-blob',
   /** A stored blob no row refers to, older than the grace period: garbage. */
   'stray-blob',
   /** A thumbnail/preview row whose file is gone: garbage. */

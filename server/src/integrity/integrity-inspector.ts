@@ -188,6 +188,8 @@ function findingsOf(
       return [{ ...base, kind: 'missing-blob', detail: `the ${role} row has no stored blob` }];
     case 'bad-key':
       return [{ ...base, kind: 'bad-key', detail: `the ${role}'s data key does not open with this ENCRYPTION_KEY` }];
+    case 'unreadable':
+      return [{ ...base, kind: 'unreadable-blob', detail: `the store did not serve the ${role}'s blob: ${verdict.reason}` }];
     case 'corrupt':
       return [{ ...base, kind: 'corrupt-blob', detail: `the ${role}'s stored bytes fail authentication (altered or truncated)` }];
     case 'size-mismatch': {
