@@ -4,7 +4,7 @@ export interface CrashKind {
 }
 
 export interface Violation {
-  trial: number | 'end';
+  trial: number | 'end' | 'after-repair';
   kind: string;
   detail: string;
 }
@@ -19,6 +19,7 @@ export interface CrashStats {
   cut: number;
   invariants: number;
   strandedJobs: number;
+  straysCollected: number;
   violations: Violation[];
   durationMs: number;
 }
