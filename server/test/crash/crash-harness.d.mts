@@ -20,6 +20,7 @@ export interface CrashStats {
   invariants: number;
   strandedJobs: number;
   straysCollected: number;
+  s3Restarts: number;
   violations: Violation[];
   durationMs: number;
 }

@@ -81,20 +81,10 @@ async function createBackends(kind, dir) {
     };
     cleanups.push(async () => handle?.close());
   }
+  let s3Restarts = 0;
   if (kind.storage === 's3') {
-    const S3rver = (await import('s3rver')).default;
-    const { S3Client, CreateBucketCommand } = await import('@aws-sdk/client-s3');
-    const directory = path.join(dir, 's3');
-    const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
-    const { port } = await server.run();
-    const client = new S3Client({
-      region: 'us-east-1',
-      endpoint: `http://127.0.0.1:${port}`,
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    });
-    await client.send(new CreateBucketCommand({ Bucket: 'nimbus-crash' }));
-    client.destroy();
+    const s3 = await superviseS3rver(path.join(dir, 's3'), await freePort(), () => s3Restarts++);
+    const port = s3.port;
     Object.assign(env, {
       STORAGE: 's3',
       S3_BUCKET: 'nimbus-crash',
@@ -104,9 +94,56 @@ async function createBackends(kind, dir) {
       S3_SECRET_ACCESS_KEY: 'S3RVER',
       S3_FORCE_PATH_STYLE: 'true',
     });
-    cleanups.push(() => server.close());
+    cleanups.push(s3.stop);
   }
-  return { env, query, close: async () => Promise.all(cleanups.map((c) => c().catch(() => {}))) };
+  return {
+    env,
+    query,
+    s3Restarts: () => s3Restarts,
+    close: async () => Promise.all(cleanups.map((c) => c().catch(() => {}))),
+  };
+}
+
+/**
+ * s3rver in a process of its own, started again on the same directory and port if it dies: it
+ * stores objects as files and can crash on a PUT racing a DELETE of the same key (a write stream
+ * opened in a folder just removed), which a killed server's half-sent requests provoke. A real S3
+ * service does not go away with it; the harness must not either.
+ */
+async function superviseS3rver(directory, port, onRestart) {
+  const source = `
+    const S3rver = require('s3rver');
+    new S3rver({ address: '127.0.0.1', port: ${port}, silent: true, directory: ${JSON.stringify(directory)},
+      configureBuckets: [{ name: 'nimbus-crash' }] }).run().then(() => process.send('ready'));`;
+  let child = null;
+  let stopping = false;
+  const start = async () => {
+    child = spawn(process.execPath, ['-e', source], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
+    const current = child;
+    await new Promise((resolve, reject) => {
+      current.once('message', resolve);
+      current.once('exit', (code) => reject(new Error(`s3rver exited (${code}) before it was ready`)));
+    });
+    current.once('exit', () => {
+      if (stopping) return;
+      onRestart();
+      start().catch((err) => console.error(`s3rver did not come back: ${err.message}`));
+    });
+  };
+  await start();
+  return {
+    port,
+    stop: async () => {
+      stopping = true;
+      if (child && child.exitCode === null) {
+        child.kill();
+        await new Promise((resolve) => child.once('exit', resolve));
+      }
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -745,6 +782,8 @@ export async function runCrashTrials({
     strandedJobs: 0,
     /** Blobs left without a row by a kill, removed by the cleanup at the end. */
     straysCollected: 0,
+    /** Times the S3 stand-in (s3rver) crashed and was started again. */
+    s3Restarts: 0,
     violations: [],
   };
   try {
@@ -834,6 +873,7 @@ export async function runCrashTrials({
     await backends.close();
     await rm(dir, { recursive: true, force: true });
   }
+  stats.s3Restarts = backends.s3Restarts();
   stats.durationMs = Date.now() - started;
   return stats;
 }
