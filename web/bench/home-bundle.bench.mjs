@@ -1,5 +1,6 @@
 // The JavaScript a browser loads for /home: the entry of web/dist/index.html, the /home route and the
-// main layout route, with every chunk they import statically. Prints raw and gzip bytes per chunk.
+// main layout route, with every chunk they import statically. Prints raw and gzip bytes per chunk, and
+// whether the gzip total meets the 150 KiB budget.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -51,3 +52,10 @@ console.log(`\nJavaScript loaded for /home (${rows.length} chunks):`);
 for (const row of rows) console.log(`  ${row.file.padEnd(44)} ${String(row.raw).padStart(8)} B  gzip ${String(row.gzip).padStart(7)} B`);
 const total = rows.reduce((sum, row) => ({ raw: sum.raw + row.raw, gzip: sum.gzip + row.gzip }), { raw: 0, gzip: 0 });
 console.log(`home JS total: ${total.raw} bytes (${kb(total.raw)}), gzip ${total.gzip} bytes (${kb(total.gzip)})`);
+
+const BUDGET_GZIP = 150 * 1024;
+const pass = total.gzip <= BUDGET_GZIP;
+const margin = Math.abs(BUDGET_GZIP - total.gzip);
+console.log(
+  `${pass ? 'PASS' : 'FAIL'}: home JS gzip ${kb(total.gzip)} against the ${kb(BUDGET_GZIP)} budget (${kb(margin)} ${pass ? 'to spare' : 'over'})`,
+);

@@ -1,6 +1,9 @@
-import * as tus from 'tus-js-client';
+import type { DetailedError } from 'tus-js-client';
 import { getBrowserId } from './browser-id';
 import { refreshSession } from './client';
+
+/** tus-js-client is loaded by the first resumable upload, not with the page. */
+export const loadTus = () => import('tus-js-client');
 
 /** Files at least this big go through resumable uploads; smaller ones keep SPEC's one POST. */
 export const RESUMABLE_MIN_BYTES = 20 * 1024 * 1024;
@@ -39,7 +42,7 @@ function ownerPrefix(owner: string): string {
   return `nimbus-${owner}`;
 }
 
-function retryable(error: tus.DetailedError): boolean {
+function retryable(error: DetailedError): boolean {
   const status = error.originalResponse?.getStatus() ?? 0;
   if (status === 401) {
     // The session's access token expired during a long upload: renew it, then try again.
@@ -58,37 +61,62 @@ export function startResumableUpload(owner: string, file: File, parent: string, 
   let resolve!: (fileId: string | null) => void;
   let reject!: (error: Error) => void;
   const done = new Promise<string | null>((res, rej) => ((resolve = res), (reject = rej)));
-  const upload = new tus.Upload(file, {
-    endpoint: ENDPOINT,
-    chunkSize: CHUNK_BYTES,
-    retryDelays: RETRY_DELAYS,
-    metadata: { filename: file.name, filetype: file.type, parent },
-    fingerprint: async () => fingerprint(owner, file, parent),
-    removeFingerprintOnSuccess: true,
-    onBeforeRequest: (request) => {
-      request.setHeader('uuid', getBrowserId());
-    },
-    onShouldRetry: (error) => retryable(error),
-    onProgress: (sent, total) => onProgress(total > 0 ? sent / total : 1),
-    onSuccess: ({ lastResponse }) => resolve(lastResponse.getHeader('nimbus-file-id') ?? null),
-    onError: (error) => reject(error),
+  // A pause before the library or the previous upload's offset arrived must still hold.
+  let paused = false;
+  const ready = loadTus().then((tus) => {
+    const upload = new tus.Upload(file, {
+      endpoint: ENDPOINT,
+      chunkSize: CHUNK_BYTES,
+      retryDelays: RETRY_DELAYS,
+      metadata: { filename: file.name, filetype: file.type, parent },
+      fingerprint: async () => fingerprint(owner, file, parent),
+      removeFingerprintOnSuccess: true,
+      onBeforeRequest: (request) => {
+        request.setHeader('uuid', getBrowserId());
+      },
+      onShouldRetry: (error) => retryable(error),
+      onProgress: (sent, total) => onProgress(total > 0 ? sent / total : 1),
+      onSuccess: ({ lastResponse }) => resolve(lastResponse.getHeader('nimbus-file-id') ?? null),
+      onError: (error) => reject(error),
+    });
+    void upload.findPreviousUploads().then(
+      (previous) => {
+        if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
+        if (!paused) upload.start();
+      },
+      () => {
+        if (!paused) upload.start();
+      },
+    );
+    return upload;
   });
-  void upload.findPreviousUploads().then(
-    (previous) => {
-      if (previous[0]) upload.resumeFromPreviousUpload(previous[0]);
-      upload.start();
-    },
-    () => upload.start(),
-  );
+  ready.catch((error: unknown) => reject(error instanceof Error ? error : new Error(String(error))));
   return {
-    pause: () => upload.abort(false),
-    resume: () => upload.start(),
+    pause: () => {
+      paused = true;
+      return ready.then((upload) => upload.abort(false));
+    },
+    resume: () => {
+      paused = false;
+      void ready.then((upload) => upload.start());
+    },
     cancel: async () => {
-      await upload.abort(true).catch(() => undefined);
+      await ready.then((upload) => upload.abort(true)).catch(() => undefined);
       reject(new Error('Upload canceled'));
     },
     done,
   };
+}
+
+/** Whether this browser holds any tus entry of the account: most page loads need no tus at all. */
+function remembersUploadsOf(owner: string): boolean {
+  const mine = `tus::${ownerPrefix(owner)}-`;
+  try {
+    for (let i = 0; i < localStorage.length; i++) if (localStorage.key(i)?.startsWith(mine)) return true;
+  } catch {
+    // No usable storage (a sandboxed frame): tus could not remember uploads either.
+  }
+  return false;
 }
 
 /**
@@ -96,6 +124,8 @@ export function startResumableUpload(owner: string, file: File, parent: string, 
  * account signed in on the same browser never sees their names.
  */
 export async function findUnfinishedUploads(owner: string): Promise<UnfinishedUpload[]> {
+  if (!remembersUploadsOf(owner)) return [];
+  const tus = await loadTus();
   if (!tus.canStoreURLs) return [];
   const mine = `tus::${ownerPrefix(owner)}-`;
   const all = await tus.defaultOptions.urlStorage.findAllUploads();
@@ -108,6 +138,7 @@ export async function findUnfinishedUploads(owner: string): Promise<UnfinishedUp
 
 /** Forgets an unfinished upload and deletes what the server holds of it. */
 export async function discardUnfinishedUpload(upload: UnfinishedUpload): Promise<void> {
+  const tus = await loadTus();
   await tus.Upload.terminate(upload.url, {
     onBeforeRequest: (request) => {
       request.setHeader('uuid', getBrowserId());

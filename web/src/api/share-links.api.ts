@@ -7,10 +7,10 @@ import type {
   SharedListingDto,
   UpdateShareLinkBody,
 } from '@nimbus/common';
-import * as tus from 'tus-js-client';
+import type { DetailedError } from 'tus-js-client';
 import { getBrowserId } from './browser-id';
 import { http } from './client';
-import { CHUNK_BYTES, RETRY_DELAYS } from './resumable-uploads.api';
+import { CHUNK_BYTES, loadTus, RETRY_DELAYS } from './resumable-uploads.api';
 
 /** The owner's links, all of them or one item's. */
 export async function listShareLinks(itemId?: string): Promise<ShareLinkDto[]> {
@@ -85,7 +85,13 @@ export const sharedUrls = {
  * retried with back-off, and the same file chosen again after a reload continues from what the
  * server holds. Resolves when the file is stored; rejects with the server's message.
  */
-export function sendDropResumable(token: string, file: File, uploaderName: string, onProgress: (fraction: number) => void): Promise<void> {
+export async function sendDropResumable(
+  token: string,
+  file: File,
+  uploaderName: string,
+  onProgress: (fraction: number) => void,
+): Promise<void> {
+  const tus = await loadTus();
   return new Promise((resolve, reject) => {
     const upload = new tus.Upload(file, {
       endpoint: `${base(token)}/tus`,
@@ -104,7 +110,7 @@ export function sendDropResumable(token: string, file: File, uploaderName: strin
       onProgress: (sent, total) => onProgress(total > 0 ? sent / total : 1),
       onSuccess: () => resolve(),
       onError: (error) => {
-        const body = (error as tus.DetailedError).originalResponse?.getBody();
+        const body = (error as DetailedError).originalResponse?.getBody();
         let message = 'Upload failed';
         try {
           message = (JSON.parse(body ?? '') as { error?: string }).error ?? message;

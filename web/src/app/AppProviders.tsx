@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
-import { Bounce, ToastContainer } from 'react-toastify';
+import { ToastHost } from '../features/notifications/ToastHost';
 import { createAppStore, type AppStore } from '../state/store';
 
 export function createQueryClient(): QueryClient {
@@ -22,7 +22,7 @@ export function AppProviders({ children, store, queryClient }: AppProvidersProps
     <Provider store={appStore}>
       <QueryClientProvider client={client}>
         {children}
-        <ToastContainer position="bottom-left" autoClose={3000} newestOnTop pauseOnFocusLoss={false} transition={Bounce} theme="light" />
+        <ToastHost />
       </QueryClientProvider>
     </Provider>
   );

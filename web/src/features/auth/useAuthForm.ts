@@ -1,10 +1,10 @@
 import { AUTH_MESSAGES, validateCreateAccount } from '@nimbus/common';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
 import { statusOf } from '../../api/api-error';
 import { userApi } from '../../api/user.api';
 import { progressToast } from '../notifications/progress-toast';
+import { toast } from '../notifications/toast';
 import { useRememberedLocation } from '../session/RequireAuth';
 import { useSignIn } from '../session/useSession';
 import { createAccountErrorMessage, loginErrorMessage, passwordResetRequestErrorMessage } from './auth-errors';

@@ -1,10 +1,12 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLocation } from 'react-router';
-import { useAppDispatch } from '../../state/hooks';
+import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { resetMultiSelect, resetSelected } from '../../state/selection.slice';
-import { MovePopup } from '../move/MovePopup';
-import { OrganizeDialogs } from '../organize/OrganizeDialogs';
 import { MultiSelectBar } from '../selection/MultiSelectBar';
+
+// Not needed to draw a page: they load when one of them first opens.
+const MovePopup = lazy(() => import('../move/MovePopup').then((m) => ({ default: m.MovePopup })));
+const OrganizeDialogs = lazy(() => import('../organize/OrganizeDialogs').then((m) => ({ default: m.OrganizeDialogs })));
 
 /** Clears the selection on Escape (unless a dialog or menu takes it) and whenever the route changes. */
 function useSelectionReset() {
@@ -34,10 +36,12 @@ function useSelectionReset() {
  */
 export function BrowserHost() {
   useSelectionReset();
+  const isOrganizing = useAppSelector(({ organize }) => Boolean(organize.createFolder || organize.rename || organize.confirm));
+  const isMoving = useAppSelector((state) => Boolean(state.selection.moveModal.type));
   return (
     <>
-      <OrganizeDialogs />
-      <MovePopup />
+      <Suspense fallback={null}>{isOrganizing && <OrganizeDialogs />}</Suspense>
+      <Suspense fallback={null}>{isMoving && <MovePopup />}</Suspense>
       <MultiSelectBar />
     </>
   );

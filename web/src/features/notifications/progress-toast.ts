@@ -1,4 +1,5 @@
-import { toast, type Id } from 'react-toastify';
+import type { Id } from 'react-toastify';
+import { toast } from './toast';
 
 const AUTO_CLOSE_MS = 3000;
 

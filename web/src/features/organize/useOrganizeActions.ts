@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { toast } from 'react-toastify';
 import { fileKeys, folderKeys } from '../../api/query-keys';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import type { OrganizeItem } from '../../state/organize.slice';
 import { resetMultiSelect, resetSelected, setMainSelect } from '../../state/selection.slice';
 import { progressToast } from '../notifications/progress-toast';
+import { toast } from '../notifications/toast';
 import { ORGANIZE_MESSAGES as M } from './messages';
 import { organizeApi } from './organize.api';
 

@@ -1,7 +1,7 @@
-import { toast } from 'react-toastify';
 import { Button } from '../../components/Button';
 import { CopyIcon } from '../../components/file-icons';
 import { badgeColor, extensionBadge } from '../format/file-name';
+import { toast } from '../notifications/toast';
 import { copyText } from './file-format';
 import { FILE_MESSAGES } from './file-messages';
 

@@ -1,14 +1,24 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { resetMoveModal, resetPopupSelect, resetShareSelected } from '../../state/selection.slice';
-import { FilePreviewPopup } from '../preview/FilePreviewPopup';
 import { hasPreview } from '../preview/preview-siblings';
-import { SharePopup } from '../sharing/SharePopup';
 import { ResumeOffers } from '../upload/ResumeOffers';
-import { UploadPanel } from '../upload/UploadPanel';
-import { FileDetailsPopup } from './FileDetailsPopup';
 import { usePopupFileSync } from './usePopupFileSync';
 import { usePopupHistory } from './usePopupHistory';
+
+// Not needed to draw a page: each loads when it first opens.
+const FilePreviewPopup = lazy(() => import('../preview/FilePreviewPopup').then((m) => ({ default: m.FilePreviewPopup })));
+const FileDetailsPopup = lazy(() => import('./FileDetailsPopup').then((m) => ({ default: m.FileDetailsPopup })));
+const SharePopup = lazy(() => import('../sharing/SharePopup').then((m) => ({ default: m.SharePopup })));
+const UploadPanel = lazy(() => import('../upload/UploadPanel').then((m) => ({ default: m.UploadPanel })));
+
+/** The upload panel, loaded with the first upload and then kept mounted (it remembers being minimized). */
+function UploadPanelHost() {
+  const hasUploads = useAppSelector((state) => state.upload.uploads.length > 0);
+  const [needed, setNeeded] = useState(hasUploads);
+  if (hasUploads && !needed) setNeeded(true);
+  return needed ? <UploadPanel /> : null;
+}
 
 /**
  * Where the file popups (preview, details, share) and the upload panel are mounted, once, inside
@@ -36,11 +46,15 @@ export function PopupHost() {
 
   return (
     <>
-      {popupFile &&
-        !shareFile &&
-        (hasPreview(popupFile) ? <FilePreviewPopup file={popupFile} /> : <FileDetailsPopup key={popupFile._id} file={popupFile} />)}
-      {shareFile && <SharePopup key={shareFile._id} file={shareFile} />}
-      <UploadPanel />
+      <Suspense fallback={null}>
+        {popupFile &&
+          !shareFile &&
+          (hasPreview(popupFile) ? <FilePreviewPopup file={popupFile} /> : <FileDetailsPopup key={popupFile._id} file={popupFile} />)}
+      </Suspense>
+      <Suspense fallback={null}>{shareFile && <SharePopup key={shareFile._id} file={shareFile} />}</Suspense>
+      <Suspense fallback={null}>
+        <UploadPanelHost />
+      </Suspense>
       <ResumeOffers />
     </>
   );

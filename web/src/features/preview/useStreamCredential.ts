@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { toast } from 'react-toastify';
 import { getStreamToken, removeStreamToken } from '../../api/media.api';
+import { toast } from '../notifications/toast';
 import { FILE_MESSAGES } from '../popups/file-messages';
 
 export type CredentialStatus = 'idle' | 'loading' | 'ready' | 'error';

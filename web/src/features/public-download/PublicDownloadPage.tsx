@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { toast } from 'react-toastify';
 import { publicKeys } from '../../api/query-keys';
 import { getPublicInfo, publicDownloadUrl } from '../../api/sharing.api';
 import { CenteredCard } from '../../components/CenteredCard';
@@ -8,6 +7,7 @@ import { DownloadIcon } from '../../components/file-icons';
 import { WarningIcon } from '../../components/icons';
 import { Logo } from '../../components/Logo';
 import { Spinner } from '../../components/Spinner';
+import { toast } from '../notifications/toast';
 import { FileDetailsBody } from '../popups/FileDetailsBody';
 import { FILE_MESSAGES } from '../popups/file-messages';
 

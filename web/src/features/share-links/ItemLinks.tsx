@@ -6,7 +6,7 @@ import { getDropOrigin, listShareLinks } from '../../api/share-links.api';
 import { Button } from '../../components/Button';
 import { formatDateTime } from '../format/format-date';
 import { LinkList } from './LinkList';
-import { LinkOptionsDialog } from './LinkOptionsDialog';
+import { LazyLinkOptionsDialog } from './LazyLinkOptionsDialog';
 
 /** The detail panel's part about links: the item's links, "Create link", and for a dropped file who sent it. */
 export function ItemLinks({ item }: { item: { type: SharedItemType; id: string; name: string } }) {
@@ -33,7 +33,7 @@ export function ItemLinks({ item }: { item: { type: SharedItemType; id: string; 
       </div>
       {links.data && links.data.length > 0 && <LinkList links={links.data} />}
       {links.data?.length === 0 && <p className="text-xs text-muted">No links</p>}
-      {creating && <LinkOptionsDialog item={item} onClose={() => setCreating(false)} />}
+      {creating && <LazyLinkOptionsDialog item={item} onClose={() => setCreating(false)} />}
     </div>
   );
 }

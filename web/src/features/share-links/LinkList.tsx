@@ -1,16 +1,16 @@
 import type { ShareLinkDto } from '@nimbus/common';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'react-toastify';
 import { shareLinkKeys } from '../../api/query-keys';
 import { revokeShareLink, shareLinkUrl } from '../../api/share-links.api';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { toast } from '../notifications/toast';
 import { copyText } from '../popups/file-format';
 import { FILE_MESSAGES } from '../popups/file-messages';
 import { formatDateTime } from '../format/format-date';
 import { linkSummary } from './link-summary';
-import { LinkOptionsDialog } from './LinkOptionsDialog';
+import { LazyLinkOptionsDialog } from './LazyLinkOptionsDialog';
 
 /** Links with their options, each with Copy, Edit and Revoke. `showItem` names the shared item (the Shared page). */
 export function LinkList({ links, showItem = false }: { links: ShareLinkDto[]; showItem?: boolean }) {
@@ -69,7 +69,7 @@ export function LinkList({ links, showItem = false }: { links: ShareLinkDto[]; s
         ))}
       </ul>
       {editing && (
-        <LinkOptionsDialog
+        <LazyLinkOptionsDialog
           item={{ type: editing.itemType, id: editing.itemId, name: editing.itemName }}
           link={editing}
           onClose={() => setEditing(null)}

@@ -2,12 +2,12 @@ import type { ShareLinkDto, ShareLinkKind, SharedItemType, UpdateShareLinkBody }
 import { SHARE_LIMITS } from '@nimbus/common';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { toast } from 'react-toastify';
 import type { ApiError } from '../../api/api-error';
 import { shareLinkKeys } from '../../api/query-keys';
 import { createShareLink, updateShareLink } from '../../api/share-links.api';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
+import { toast } from '../notifications/toast';
 
 const MB = 1024 * 1024;
 

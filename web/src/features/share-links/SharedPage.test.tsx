@@ -78,7 +78,7 @@ describe('Shared page', () => {
     onRequest('PATCH', '/share-service/links/l1', (request) => ({ status: 200, data: { ...link(), ...(request.body as object) } }));
     renderApp('/shared', { user: testUser });
     fireEvent.click(await screen.findByRole('button', { name: 'Edit link to Holiday' }));
-    const dialog = screen.getByRole('dialog', { name: 'Edit link' });
+    const dialog = await screen.findByRole('dialog', { name: 'Edit link' });
     fireEvent.change(within(dialog).getByLabelText('New password (leave empty to keep it)'), { target: { value: 'new secret' } });
     fireEvent.change(within(dialog).getByLabelText('Maximum downloads (optional)'), { target: { value: '' } });
     fireEvent.click(within(dialog).getByLabelText('Allow download'));

@@ -3,7 +3,7 @@ import { shareLinkKeys } from '../../api/query-keys';
 import { listFileLinks, listShareLinks } from '../../api/share-links.api';
 import { publicLinkOf } from '../../api/sharing.api';
 import { Button } from '../../components/Button';
-import { toast } from 'react-toastify';
+import { toast } from '../notifications/toast';
 import { copyText } from '../popups/file-format';
 import { FILE_MESSAGES } from '../popups/file-messages';
 import { useChangeLink } from '../sharing/useChangeLink';

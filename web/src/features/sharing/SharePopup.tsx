@@ -1,11 +1,11 @@
 import type { FileDto } from '@nimbus/common';
 import { useId, useState } from 'react';
-import { toast } from 'react-toastify';
 import { publicLinkOf, type Permission } from '../../api/sharing.api';
 import { Button } from '../../components/Button';
 import { CopyIcon, LinkIcon } from '../../components/file-icons';
 import { useAppDispatch } from '../../state/hooks';
 import { resetShareSelected } from '../../state/selection.slice';
+import { toast } from '../notifications/toast';
 import { copyText } from '../popups/file-format';
 import { FILE_MESSAGES } from '../popups/file-messages';
 import { PopupCard } from '../popups/PopupCard';

@@ -1,5 +1,5 @@
 import { useRef, type ChangeEvent } from 'react';
-import { toast } from 'react-toastify';
+import { toast } from '../notifications/toast';
 import { asFolderFiles } from './upload-target';
 import { useUploader } from './useUploader';
 
