@@ -120,9 +120,10 @@ export class AccountService {
   async verifyAppCredentials(
     email: string,
     password: string,
-    clientAddress: string,
+    caller: Caller,
     verify: (accountId: string, password: string) => Promise<boolean>,
   ): Promise<AccountRow> {
+    const clientAddress = caller.address;
     const emailKey = emailKeyOf(email);
     const keys: Limited[] = [
       [`login:${emailKey}|${clientAddress}`, LOGIN_PER_EMAIL_AND_ADDRESS],
@@ -132,11 +133,16 @@ export class AccountService {
     const now = this.clock.now();
     for (const [key] of keys) {
       const until = await this.throttle.lockedUntil(key, now);
-      if (until) throw new TooManyError('LOGIN_THROTTLED', 'Too many failed attempts; try again later', Math.ceil((until - now) / 1000));
+      if (!until) continue;
+      // The owner sees that a device or someone kept trying past the limit (once per lock-out window
+      // at most: every refused request would otherwise push the rest of the log out).
+      await this.recordRefusedDavSignIn(emailKey, caller, 'webdav-throttled', until);
+      throw new TooManyError('LOGIN_THROTTLED', 'Too many failed attempts; try again later', Math.ceil((until - now) / 1000));
     }
     const account = await this.accounts.findByEmailKey(emailKey);
     if (account && (await verify(account.id, password))) return account;
     for (const [key, policy] of keys) await this.throttle.recordFailure(key, now, policy);
+    if (account) await this.security?.record(account.id, { type: 'sign-in-failed', caller, details: { kind: 'webdav' } });
     throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or app password');
   }
 
@@ -217,6 +223,19 @@ export class AccountService {
     await this.throttle.clear(`password-check:${accountId}`);
     await this.sessions.endAll(accountId);
     await this.security?.record(accountId, { type: 'password-reset', caller });
+  }
+
+  /** Lock-out windows already in the log, per e-mail key (this process; pruned as they end). */
+  private readonly refusalsLogged = new Map<string, number>();
+
+  private async recordRefusedDavSignIn(emailKey: string, caller: Caller, kind: string, lockedUntil: number): Promise<void> {
+    if (!this.security || this.refusalsLogged.get(emailKey) === lockedUntil) return;
+    const now = this.clock.now();
+    if (this.refusalsLogged.size >= 10_000)
+      for (const [key, until] of this.refusalsLogged) if (until <= now) this.refusalsLogged.delete(key);
+    this.refusalsLogged.set(emailKey, lockedUntil);
+    const account = await this.accounts.findByEmailKey(emailKey);
+    if (account) await this.security.record(account.id, { type: 'sign-in-failed', caller, details: { kind } });
   }
 
   private reserveAttempts(keys: Limited[], code: 'LOGIN_THROTTLED' | 'RATE_LIMITED', message: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { ACTIVITY_LIMITS, type ActivityEventDto, type ActivityPageDto, type FileDto, type ShareLinkDto } from '@nimbus/common';
+import { ACTIVITY_LIMITS, LIMITS, type ActivityEventDto, type ActivityPageDto, type FileDto, type ShareLinkDto } from '@nimbus/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecurityEventRepository } from '../../src/db/repositories/security-event.repository.js';
 import { SecurityLogService } from '../../src/services/security-log.service.js';
@@ -98,6 +98,32 @@ describe('security log', () => {
       ['app-password-revoked', { name: 'Laptop (rclone)' }],
       ['app-password-created', { name: 'Laptop (rclone)' }],
     ]);
+  });
+
+  it('records failed WebDAV sign-ins, and a lock-out once however often the device retries', async () => {
+    const { browser, email } = await account();
+    const dav = (password: string) =>
+      h.app.inject({
+        method: 'PROPFIND',
+        url: '/dav/',
+        remoteAddress: '198.51.100.9',
+        headers: {
+          depth: '0',
+          'user-agent': 'rclone/v1.60.1',
+          authorization: `Basic ${Buffer.from(`${email}:${password}`).toString('base64')}`,
+        },
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMITS.loginMaxFailures + 3; i++) {
+      h.clock.advance(1000);
+      statuses.push((await dav('revoked-app-password')).statusCode);
+    }
+    expect(statuses).toEqual([...Array(LIMITS.loginMaxFailures).fill(401), 429, 429, 429]);
+
+    const { events } = await activity(browser);
+    const failed = events.filter((e) => e.type === 'sign-in-failed');
+    expect(failed.map((e) => e.details?.kind)).toEqual(['webdav-throttled', ...Array(LIMITS.loginMaxFailures).fill('webdav')]);
+    expect(failed[0]).toMatchObject({ clientAddress: '198.51.100.9', userAgent: 'rclone/v1.60.1' });
   });
 
   it('records every sharing change: file links and share links', async () => {

@@ -90,6 +90,14 @@ describe('activity labels', () => {
     expect(named('share-link-revoked', { itemType: 'file', kind: 'view' })).toBe('Share link revoked for an item');
   });
 
+  it('tells a failed WebDAV sign-in and a WebDAV lock-out from a failed sign-in on the web', () => {
+    expect(describeActivity(failed)).toBe('Failed sign-in attempt (wrong password)');
+    expect(describeActivity({ ...failed, details: { kind: 'webdav' } })).toBe('Failed WebDAV sign-in attempt (wrong app password)');
+    expect(describeActivity({ ...failed, details: { kind: 'webdav-throttled' } })).toBe(
+      'WebDAV sign-ins refused for a while after too many failed attempts',
+    );
+  });
+
   it('names the browser and system of a user agent, or the client', () => {
     expect(describeClient(FIREFOX)).toBe('Firefox on Linux');
     expect(

@@ -11,6 +11,8 @@ export function describeActivity(event: ActivityEventDto): string {
     case 'sign-in':
       return 'Signed in';
     case 'sign-in-failed':
+      if (event.details?.kind === 'webdav') return 'Failed WebDAV sign-in attempt (wrong app password)';
+      if (event.details?.kind === 'webdav-throttled') return 'WebDAV sign-ins refused for a while after too many failed attempts';
       return 'Failed sign-in attempt (wrong password)';
     case 'password-changed':
       return 'Password changed';

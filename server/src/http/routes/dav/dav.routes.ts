@@ -4,6 +4,7 @@ import { DAV_METHODS, errorBody, type DavServer } from '../../../dav/dav-server.
 import { DomainError, TooManyError, UnavailableError } from '../../../domain/errors.js';
 import type { AccountService } from '../../../services/account.service.js';
 import type { AppPasswordService } from '../../../services/app-password.service.js';
+import { callerOf } from '../../caller.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { statusOf } from '../../plugins/error-handler.js';
 
@@ -94,7 +95,7 @@ export function davRoutes(app: FastifyInstance, deps: DavRoutesDeps): void {
         if (!credentials) throw new DavError(401, 'Sign in with your e-mail and an app password');
         let ownerId: string;
         try {
-          const account = await deps.accounts.verifyAppCredentials(credentials.email, credentials.password, request.ip, (id, pw) =>
+          const account = await deps.accounts.verifyAppCredentials(credentials.email, credentials.password, callerOf(request), (id, pw) =>
             deps.appPasswords.verify(id, pw),
           );
           ownerId = account.id;
