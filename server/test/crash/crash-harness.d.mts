@@ -21,6 +21,7 @@ export interface CrashStats {
   strandedJobs: number;
   straysCollected: number;
   s3Restarts: number;
+  s3MetadataHealed: number;
   violations: Violation[];
   durationMs: number;
 }
