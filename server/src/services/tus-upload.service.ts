@@ -147,23 +147,14 @@ export class TusUploadService {
    * checksum must vouch for it; the answer's offset says how far the upload got.
    */
   async append(ownerId: string, id: string, offset: number, body: Readable, checksum: Buffer | null): Promise<AppendResult> {
-    const row = await this.get(ownerId, id);
-    if (offset !== row.offset)
-      throw new DomainError('UPLOAD_OFFSET_MISMATCH', `The upload is at offset ${row.offset}`, { offset: row.offset });
-    if (row.fileId !== null) return { upload: row, file: null };
-    if (isStranded(row)) {
-      // Every byte is stored but the file was not made: nothing more may come, only the file.
-      for await (const piece of body as AsyncIterable<Buffer>) {
-        if (piece.length > 0) throw new InvalidError('The body goes past the upload length');
-      }
-      const settled = await this.settle(row);
-      return { upload: settled, file: null };
-    }
-    if (!(await this.uploads.claim(id, this.clock.now(), this.clock.now() + LEASE_MS))) {
-      throw new DomainError('UPLOAD_BUSY', 'Another request is storing a piece of this upload');
-    }
+    const now = this.clock.now();
+    // The usual piece takes the upload in one statement that also checks it is live, at `offset`
+    // and free, and answers the row as taken; anything else is sorted out by reading it.
+    const row = await this.uploads.claimPiece(ownerId, id, offset, now, now + LEASE_MS);
+    if (!row) return this.appendUnclaimed(ownerId, id, offset, body);
     const renew = setInterval(() => void this.uploads.renew(id, this.clock.now() + LEASE_MS).catch(() => undefined), RENEW_MS);
     renew.unref();
+    let released = false;
     try {
       const target: ResumableTarget = { storageKey: row.storageKey, wrappedKey: row.wrappedKey, length: row.length };
       // The hash is taken for this piece and carried on only if the piece is stored cleanly.
@@ -194,13 +185,24 @@ export class TusUploadService {
         const complete = next === row.length;
         // A piece that kept nothing leaves no segment: the next one takes its number.
         const segments = row.segments + (kept > 0 || complete ? 1 : 0);
-        await this.uploads.advance(id, next, segments, this.clock.now() + this.limits.expiryMs);
-        const advanced = { ...row, offset: next, segments };
+        const expiresAt = this.clock.now() + this.limits.expiryMs;
+        const advanced = { ...row, offset: next, segments, expiresAt, leaseUntil: null };
         if (!complete) {
+          // The offset is recorded and the lease let go in one statement; the hash is carried
+          // first, since the next piece may be taken the moment that commits.
           if (hash) this.carry(id, next, hash);
           carriedOn = true;
+          try {
+            await this.uploads.advance(id, next, segments, expiresAt, true);
+          } catch (err) {
+            this.takeHash(id, Number.NaN);
+            throw err;
+          }
+          released = true;
           return { upload: advanced, file: null };
         }
+        // The last piece keeps the lease until its file is made: nothing else may settle it meanwhile.
+        await this.uploads.advance(id, next, segments, expiresAt);
         let file: FileRow;
         try {
           file = await this.finish(advanced, hash);
@@ -210,14 +212,36 @@ export class TusUploadService {
           await this.forget(advanced);
           throw err;
         }
+        released = true;
         return { upload: { ...advanced, fileId: file.id }, file };
       } finally {
         if (!carriedOn) hash?.drop();
       }
     } finally {
       clearInterval(renew);
-      await this.uploads.release(id).catch(() => undefined);
+      if (!released) await this.uploads.release(id).catch(() => undefined);
     }
+  }
+
+  /**
+   * A piece that could not take the upload, told why as a client expects it: an unknown or
+   * expired upload, another offset, an upload already done, one whose file is still to be made
+   * (settled here), or another request holding it.
+   */
+  private async appendUnclaimed(ownerId: string, id: string, offset: number, body: Readable): Promise<AppendResult> {
+    const row = await this.get(ownerId, id);
+    if (offset !== row.offset)
+      throw new DomainError('UPLOAD_OFFSET_MISMATCH', `The upload is at offset ${row.offset}`, { offset: row.offset });
+    if (row.fileId !== null) return { upload: row, file: null };
+    if (isStranded(row)) {
+      // Every byte is stored but the file was not made: nothing more may come, only the file.
+      for await (const piece of body as AsyncIterable<Buffer>) {
+        if (piece.length > 0) throw new InvalidError('The body goes past the upload length');
+      }
+      const settled = await this.settle(row);
+      return { upload: settled, file: null };
+    }
+    throw new DomainError('UPLOAD_BUSY', 'Another request is storing a piece of this upload');
   }
 
   /**

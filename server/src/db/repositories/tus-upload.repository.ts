@@ -64,6 +64,27 @@ export class TusUploadRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /**
+   * Takes the owner's upload for one piece at `offset` until `until`, in one conditional statement
+   * that answers the row as it stands once taken: only when the upload is live (not expired, no
+   * file yet, not every byte stored), is at exactly that offset and no request holds it. Undefined
+   * when any of that fails; the caller reads the row to tell which.
+   */
+  claimPiece(ownerId: string, id: string, offset: number, now: number, until: number): Promise<TusUploadRow | undefined> {
+    return this.db
+      .updateTable('tusUpload')
+      .set({ leaseUntil: until })
+      .where('id', '=', id)
+      .where('ownerId', '=', ownerId)
+      .where('offset', '=', offset)
+      .where('fileId', 'is', null)
+      .where('expiresAt', '>', now)
+      .where((eb) => eb.or([eb('offset', '<', eb.ref('length')), eb('segments', '=', 0)]))
+      .where((eb) => eb.or([eb('leaseUntil', 'is', null), eb('leaseUntil', '<=', now)]))
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   async renew(id: string, until: number): Promise<void> {
     await this.db.updateTable('tusUpload').set({ leaseUntil: until }).where('id', '=', id).execute();
   }
@@ -72,8 +93,13 @@ export class TusUploadRepository {
     await this.db.updateTable('tusUpload').set({ leaseUntil: null }).where('id', '=', id).execute();
   }
 
-  async advance(id: string, offset: number, segments: number, expiresAt: number): Promise<void> {
-    await this.db.updateTable('tusUpload').set({ offset, segments, expiresAt }).where('id', '=', id).execute();
+  /** Records a stored piece; `release` lets go of the lease in the same statement (a piece that does not finish the upload). */
+  async advance(id: string, offset: number, segments: number, expiresAt: number, release = false): Promise<void> {
+    await this.db
+      .updateTable('tusUpload')
+      .set(release ? { offset, segments, expiresAt, leaseUntil: null } : { offset, segments, expiresAt })
+      .where('id', '=', id)
+      .execute();
   }
 
   async complete(id: string, fileId: string): Promise<void> {

@@ -76,6 +76,11 @@ export interface TusAccess {
   ): Promise<TusUploadRow>;
   /** The caller's upload by id; anyone else's answers not found. */
   find(request: FastifyRequest, id: string): Promise<TusUploadRow>;
+  /**
+   * The account whose uploads are the caller's, when that is known without reading the upload: a
+   * PATCH then goes straight to storing its piece, the ownership checked as the upload is taken.
+   */
+  ownerOf?(request: FastifyRequest): string;
 }
 
 /**
@@ -101,7 +106,7 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
     scope.options(base, options);
     scope.options(`${base}/:id`, options);
 
-    const append = async (request: FastifyRequest, reply: FastifyReply, upload: TusUploadRow, offset: number) => {
+    const append = async (request: FastifyRequest, reply: FastifyReply, upload: Pick<TusUploadRow, 'ownerId' | 'id'>, offset: number) => {
       const result = await tus.append(upload.ownerId, upload.id, offset, request.raw, parseChecksum(header(request, 'upload-checksum')));
       stateHeaders(reply, result.upload);
       return result;
@@ -142,8 +147,9 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
       const offsetHeader = header(request, 'upload-offset');
       if (offsetHeader === undefined) throw new InvalidError('Upload-Offset is required');
       const offset = parseInput(byteCount, offsetHeader);
-      const upload = await access.find(request, parseInput(idParams, request.params).id);
-      await append(request, reply, upload, offset);
+      const id = parseInput(idParams, request.params).id;
+      const ownerId = access.ownerOf?.(request) ?? (await access.find(request, id)).ownerId;
+      await append(request, reply, { ownerId, id }, offset);
       return reply.status(204).send();
     });
 
@@ -169,5 +175,6 @@ export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
         metadata: input.rawMetadata,
       }),
     find: (request, id) => tus.get(authOf(request).accountId, id),
+    ownerOf: (request) => authOf(request).accountId,
   });
 }
