@@ -25,7 +25,7 @@ for (const kind of KINDS) {
     `${stats.kind.padEnd(12)} trials ${stats.trials}, kills ${stats.kills}, operations ${stats.operations} ` +
       `(${stats.answered} answered, ${stats.cut} cut by a kill), invariants checked ${stats.invariants}, ` +
       `violations ${stats.violations.length} ${JSON.stringify(byKind)}, ` +
-      `stray blobs collected by the cleanup ${stats.straysCollected}, jobs waiting on a dead lease ${stats.strandedJobs}, s3rver restarts ${stats.s3Restarts}, s3rver metadata healed ${stats.s3MetadataHealed}, ${(stats.durationMs / 1000).toFixed(1)} s`,
+      `stray blobs collected by the cleanup ${stats.straysCollected}, jobs waiting on a dead lease ${stats.strandedJobs}, s3rver restarts ${stats.s3Restarts}, ${(stats.durationMs / 1000).toFixed(1)} s`,
   );
   for (const v of fresh.slice(0, 20)) console.log(`  trial ${v.trial}: ${v.kind}: ${v.detail}`);
 }

@@ -565,7 +565,8 @@ async function startS3rver(directory) {
     const S3rver = require('s3rver');
     new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: ${JSON.stringify(directory)}, configureBuckets: [{ name: 'nimbus-load' }] })
       .run().then(({ port }) => process.send(port));`;
-  const child = spawn(process.execPath, ['-e', source], {
+  // s3rver pages listings of over 1,000 keys with a DES token: OpenSSL 3 keeps DES in its legacy provider.
+  const child = spawn(process.execPath, ['--openssl-legacy-provider', '-e', source], {
     cwd: path.resolve(import.meta.dirname, '..'),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -21,7 +21,6 @@ export interface CrashStats {
   strandedJobs: number;
   straysCollected: number;
   s3Restarts: number;
-  s3MetadataHealed: number;
   violations: Violation[];
   durationMs: number;
 }
