@@ -59,3 +59,19 @@ export async function signUp(base) {
     .join('; ');
   return { email, id: (await created.json()).user._id, session: { uuid, cookie } };
 }
+
+/** Signs an existing account in with a new browser id; answers the headers that browser sends. */
+export async function signIn(base, email, password = 'bench-password') {
+  const uuid = randomUUID();
+  const response = await fetch(`${base}/user-service/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', uuid },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!response.ok) throw new Error(`login of ${email} answered ${response.status}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return { uuid, cookie };
+}
