@@ -16,6 +16,7 @@ import * as shareLink from './2026_11_25_0300_share_link.js';
 import * as dropTusUpload from './2026_11_25_0301_drop_tus_upload.js';
 import * as integrityState from './2026_11_26_0400_integrity_state.js';
 import * as securityEvent from './2026_11_26_0410_security_event.js';
+import * as pgActiveDriveIndexes from './2026_11_27_0500_pg_active_drive_indexes.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0301_drop_tus_upload': dropTusUpload,
   '2026_11_26_0400_integrity_state': integrityState,
   '2026_11_26_0410_security_event': securityEvent,
+  '2026_11_27_0500_pg_active_drive_indexes': pgActiveDriveIndexes,
 };

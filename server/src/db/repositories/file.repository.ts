@@ -1,5 +1,5 @@
 import type { Db, Dialect } from '../database.js';
-import { nameContains } from '../queries/name-search.js';
+import { isRareName, nameContains, ownerOfRareMatch } from '../queries/name-search.js';
 import type { FileTable, LinkType, MediaKind } from '../schema.js';
 
 export type FileRow = FileTable;
@@ -75,8 +75,12 @@ export class FileRepository {
     return row !== undefined;
   }
 
-  list(q: FileListQuery): Promise<FileRow[]> {
-    let query = this.db.selectFrom('file').selectAll().where('ownerId', '=', q.ownerId);
+  async list(q: FileListQuery): Promise<FileRow[]> {
+    const rare = q.search !== undefined && (await isRareName(this.db, this.dialect, 'file', q.search));
+    let query = this.db
+      .selectFrom('file')
+      .selectAll()
+      .where(rare ? ownerOfRareMatch('file') : 'ownerId', '=', q.ownerId);
     if (q.mediaKinds) {
       query = query.where('mediaKind', 'in', q.mediaKinds).where('trashedAt', 'is', null);
       if (q.search) query = query.where(nameContains(this.dialect, 'file', q.search));

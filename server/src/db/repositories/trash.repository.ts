@@ -29,13 +29,18 @@ export class TrashRepository {
         .where('trashedAt', 'is', null)
         .execute();
     }
+    // The files by id, a few hundred a statement: one UPDATE over a 100,000-file folder ran past
+    // PostgreSQL's statement timeout. Same transaction, same rows.
     for (const ids of chunks(subtreeIds)) {
-      await this.db
-        .updateTable('file')
-        .set({ trashedAt: now, trashedVia: folderId })
-        .where('folderId', 'in', ids)
-        .where('trashedAt', 'is', null)
-        .execute();
+      const files = await this.db.selectFrom('file').select('id').where('folderId', 'in', ids).where('trashedAt', 'is', null).execute();
+      for (const batch of chunks(files.map((f) => f.id))) {
+        await this.db
+          .updateTable('file')
+          .set({ trashedAt: now, trashedVia: folderId })
+          .where('id', 'in', batch)
+          .where('trashedAt', 'is', null)
+          .execute();
+      }
     }
   }
 
@@ -60,12 +65,20 @@ export class TrashRepository {
         .where('id', 'in', ids)
         .where('trashedVia', 'in', cascades)
         .execute();
-      await this.db
-        .updateTable('file')
-        .set({ trashedAt: null, trashedVia: null })
+      const files = await this.db
+        .selectFrom('file')
+        .select('id')
         .where('folderId', 'in', ids)
         .where('trashedVia', 'in', cascades)
         .execute();
+      for (const batch of chunks(files.map((f) => f.id))) {
+        await this.db
+          .updateTable('file')
+          .set({ trashedAt: null, trashedVia: null })
+          .where('id', 'in', batch)
+          .where('trashedVia', 'in', cascades)
+          .execute();
+      }
     }
   }
 
