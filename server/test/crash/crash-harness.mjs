@@ -261,6 +261,18 @@ class Client {
     const created = await this.json('POST', '/user-service/app-passwords', { name: 'crash' });
     this.dav = `Basic ${Buffer.from(`${this.email}:${created.body.password}`).toString('base64')}`;
   }
+  /**
+   * Renews the session as the web app does (its access token lives 20 minutes, a long run more).
+   * Called between trials only, never while requests are in flight: the refresh token rotates.
+   */
+  async renew() {
+    const r = await fetch(`${this.server.base}/user-service/get-token`, { method: 'POST', headers: this.headers });
+    if (r.status !== 200) throw new Error(`renewing the session answered ${r.status}`);
+    this.cookie = r.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+  }
   /** JSON call; `{cut: true}` when the server died under it. */
   async json(method, url, body) {
     try {
@@ -798,6 +810,7 @@ export async function runCrashTrials({
     let lastKillAt = 0;
     for (let trial = 1; trial <= trials; trial++) {
       stats.trials++;
+      await client.renew();
       let killed = false;
       const runner = async () => {
         while (!killed) {
@@ -866,6 +879,7 @@ export async function runCrashTrials({
       for (const p of after.problems)
         stats.violations.push({ trial: 'end', kind: `after-repair:${p.kind}`, detail: `${p.role} ${p.key ?? ''} ${p.detail}` });
       await server.start();
+      await client.renew();
       const ctx = { client, model, query: backends.query, rand, trial: 'after-repair', final: true };
       stats.invariants += await checkInvariants(ctx, stats.violations);
       await server.stop();
