@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { signIn, signUp, startServer } from './support.mjs';
+import { freshPostgres, signIn, signUp, startServer } from './support.mjs';
 
 const dist = path.resolve(import.meta.dirname, '../dist');
 const webRoot = path.resolve(import.meta.dirname, '../../web/dist');
@@ -556,29 +556,6 @@ async function browserFigures(base, email, archive) {
 
 // ---------------------------------------------------------------------------------------------
 
-/** A fresh PostgreSQL database for one run, dropped after it. */
-async function freshPostgres() {
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: PG_URL });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const name = `nimbus_scale_${Date.now().toString(36)}`;
-  await admin.query(`create database ${name}`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-    close: () => admin.end(),
-  };
-}
-
 async function runOn(dialect) {
   const loadFrom = load.length;
   const label = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
@@ -588,7 +565,7 @@ async function runOn(dialect) {
   let env = { SCRUB_INTERVAL_MS: '0', WEB_ROOT: webRoot };
   let dbConfig = { driver: 'sqlite', path: path.join(dataDir, 'nimbus.sqlite') };
   if (dialect === 'postgres') {
-    const pgDb = await freshPostgres();
+    const pgDb = await freshPostgres(PG_URL, 'nimbus_scale');
     if (!pgDb) {
       console.log(`\n## ${label}: skipped (no server at ${PG_URL})`);
       return;

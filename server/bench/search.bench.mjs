@@ -8,6 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { freshPostgres } from './support.mjs';
 
 const dist = path.resolve(import.meta.dirname, '../dist');
 const { buildApp } = await import(`${dist}/app.js`);
@@ -71,31 +72,9 @@ class Client {
 
 const PG_URL = process.env.BENCH_SEARCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** A fresh PostgreSQL database for one run, dropped after it; null when the server cannot be reached. */
-async function freshPostgres() {
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: PG_URL });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const name = `nimbus_bench_${Date.now().toString(36)}`;
-  await admin.query(`create database ${name}`);
-  const url = new URL(PG_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
-
 async function withApp(work, dialect = 'sqlite') {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-search-bench-'));
-  const pgDb = dialect === 'postgres' ? await freshPostgres() : null;
+  const pgDb = dialect === 'postgres' ? await freshPostgres(PG_URL, 'nimbus_bench') : null;
   if (dialect === 'postgres' && !pgDb) return null;
   const env = pgDb
     ? { DATABASE_URL: pgDb.url, SECRET_KEY: 'bench-secret-key-bench-secret-key', ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') }

@@ -75,3 +75,29 @@ export async function signIn(base, email, password = 'bench-password') {
     .join('; ');
   return { uuid, cookie };
 }
+
+/**
+ * A fresh PostgreSQL database named `prefix_…` on the server at `adminUrl`, for one run; null when
+ * that server cannot be reached. `drop` removes it, `close` only lets go of the admin connection.
+ */
+export async function freshPostgres(adminUrl, prefix) {
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const name = `${prefix}_${Date.now().toString(36)}`;
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+    close: () => admin.end(),
+  };
+}

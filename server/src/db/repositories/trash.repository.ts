@@ -29,19 +29,7 @@ export class TrashRepository {
         .where('trashedAt', 'is', null)
         .execute();
     }
-    // The files by id, a few hundred a statement: one UPDATE over a 100,000-file folder ran past
-    // PostgreSQL's statement timeout. Same transaction, same rows.
-    for (const ids of chunks(subtreeIds)) {
-      const files = await this.db.selectFrom('file').select('id').where('folderId', 'in', ids).where('trashedAt', 'is', null).execute();
-      for (const batch of chunks(files.map((f) => f.id))) {
-        await this.db
-          .updateTable('file')
-          .set({ trashedAt: now, trashedVia: folderId })
-          .where('id', 'in', batch)
-          .where('trashedAt', 'is', null)
-          .execute();
-      }
-    }
+    for (const ids of chunks(subtreeIds)) await this.updateFilesIn(ids, 'trashedAt', 'is', null, { trashedAt: now, trashedVia: folderId });
   }
 
   async restoreFile(id: string, folderId: string | null, now: number): Promise<void> {
@@ -65,20 +53,25 @@ export class TrashRepository {
         .where('id', 'in', ids)
         .where('trashedVia', 'in', cascades)
         .execute();
-      const files = await this.db
-        .selectFrom('file')
-        .select('id')
-        .where('folderId', 'in', ids)
-        .where('trashedVia', 'in', cascades)
-        .execute();
-      for (const batch of chunks(files.map((f) => f.id))) {
-        await this.db
-          .updateTable('file')
-          .set({ trashedAt: null, trashedVia: null })
-          .where('id', 'in', batch)
-          .where('trashedVia', 'in', cascades)
-          .execute();
-      }
+      await this.updateFilesIn(ids, 'trashedVia', 'in', cascades, { trashedAt: null, trashedVia: null });
+    }
+  }
+
+  /**
+   * Sets `values` on the files of `folderIds` whose `column` matches, by id a few hundred a
+   * statement: one UPDATE over a 100,000-file folder ran past PostgreSQL's statement timeout.
+   * Same transaction, same rows; the match is checked again as each batch is written.
+   */
+  private async updateFilesIn(
+    folderIds: string[],
+    column: 'trashedAt' | 'trashedVia',
+    op: 'is' | 'in',
+    match: null | string[],
+    values: { trashedAt: number | null; trashedVia: string | null },
+  ): Promise<void> {
+    const files = await this.db.selectFrom('file').select('id').where('folderId', 'in', folderIds).where(column, op, match).execute();
+    for (const batch of chunks(files.map((f) => f.id))) {
+      await this.db.updateTable('file').set(values).where('id', 'in', batch).where(column, op, match).execute();
     }
   }
 
