@@ -136,7 +136,7 @@ export class AccountService {
       if (!until) continue;
       // The owner sees that a device or someone kept trying past the limit (once per lock-out window
       // at most: every refused request would otherwise push the rest of the log out).
-      await this.recordRefusedDavSignIn(emailKey, caller, 'webdav-throttled', until);
+      await this.recordDavLockOut(emailKey, caller, until);
       throw new TooManyError('LOGIN_THROTTLED', 'Too many failed attempts; try again later', Math.ceil((until - now) / 1000));
     }
     const account = await this.accounts.findByEmailKey(emailKey);
@@ -228,14 +228,14 @@ export class AccountService {
   /** Lock-out windows already in the log, per e-mail key (this process; pruned as they end). */
   private readonly refusalsLogged = new Map<string, number>();
 
-  private async recordRefusedDavSignIn(emailKey: string, caller: Caller, kind: string, lockedUntil: number): Promise<void> {
+  private async recordDavLockOut(emailKey: string, caller: Caller, lockedUntil: number): Promise<void> {
     if (!this.security || this.refusalsLogged.get(emailKey) === lockedUntil) return;
     const now = this.clock.now();
     if (this.refusalsLogged.size >= 10_000)
       for (const [key, until] of this.refusalsLogged) if (until <= now) this.refusalsLogged.delete(key);
     this.refusalsLogged.set(emailKey, lockedUntil);
     const account = await this.accounts.findByEmailKey(emailKey);
-    if (account) await this.security.record(account.id, { type: 'sign-in-failed', caller, details: { kind } });
+    if (account) await this.security.record(account.id, { type: 'sign-in-failed', caller, details: { kind: 'webdav-throttled' } });
   }
 
   private reserveAttempts(keys: Limited[], code: 'LOGIN_THROTTLED' | 'RATE_LIMITED', message: string): Promise<void> {
