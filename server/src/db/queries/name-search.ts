@@ -23,12 +23,16 @@ function ftsPhrase(term: string): string {
 /**
  * "name contains term", case-insensitively, through the trigram index of the dialect:
  * FTS5 (trigram tokenizer) on SQLite, pg_trgm on PostgreSQL. `term` is already lower-cased.
+ *
+ * On SQLite a term in many names (`common`, see isRareName) is matched on each row instead: the
+ * list walks the owner's files in list order and finds a page of matches within a few hundred
+ * rows, where the index would first gather every one of its tens of thousands of matches.
  */
-export function nameContains(dialect: Dialect, table: 'file' | 'folder', term: string): RawBuilder<SqlBool> {
+export function nameContains(dialect: Dialect, table: 'file' | 'folder', term: string, common = false): RawBuilder<SqlBool> {
   {
     const column = sql.ref(`${table}.name_key`);
     if (dialect === 'postgres') return sql<SqlBool>`${column} like ${`%${escapeLike(term)}%`} escape '\\'`;
-    if ([...term].length < TRIGRAM) return sql<SqlBool>`instr(${column}, ${term}) > 0`;
+    if (common || [...term].length < TRIGRAM) return sql<SqlBool>`instr(${column}, ${term}) > 0`;
     const fts = sql.table(`${table}_name_fts`);
     return sql<SqlBool>`${sql.ref(`${table}.rowid`)} in (select rowid from ${fts} where ${fts} match ${ftsPhrase(term)})`;
   }

@@ -83,9 +83,9 @@ export class FileRepository {
       .where(rare ? ownerOfRareMatch('file') : 'ownerId', '=', q.ownerId);
     if (q.mediaKinds) {
       query = query.where('mediaKind', 'in', q.mediaKinds).where('trashedAt', 'is', null);
-      if (q.search) query = query.where(nameContains(this.dialect, 'file', q.search));
+      if (q.search) query = query.where(nameContains(this.dialect, 'file', q.search, !rare));
     } else if (q.search) {
-      query = query.where(nameContains(this.dialect, 'file', q.search));
+      query = query.where(nameContains(this.dialect, 'file', q.search, !rare));
       query = q.trashMode ? query.where('trashedAt', 'is not', null) : query.where('trashedAt', 'is', null);
     } else if (q.trashMode && q.folderId === null) {
       query = query.where('trashedAt', 'is not', null).where('trashedVia', 'is', null);
