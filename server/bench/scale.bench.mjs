@@ -7,7 +7,8 @@
 // account keeps listing its own small drive, and what those calls wait meanwhile; and in headless
 // Chromium the time to the first painted rows of /home and of the big folder. Prints figures; asserts
 // nothing. SCALE_FILES shrinks the drive, SCALE_DB picks `sqlite` and/or `postgres` (comma-separated),
-// SCALE_PG_URL the PostgreSQL server, SCALE_TIMEOUT_MIN bounds the run, SCALE_SERVER_NODE_ARGS passes
+// SCALE_PG_URL the PostgreSQL server, SCALE_PARTS picks `lists`, `browser` and/or `trash`,
+// SCALE_TIMEOUT_MIN bounds the run, SCALE_SERVER_NODE_ARGS passes
 // e.g. `--cpu-prof` to the server, SCALE_KEEP=1 leaves the generated data in place.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -29,6 +30,7 @@ const TIMEOUT_MIN = Number(process.env.SCALE_TIMEOUT_MIN ?? 75);
 const SERVER_NODE_ARGS = (process.env.SCALE_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** For diagnosis: leave the generated data (temp dir, PostgreSQL database) in place. */
 const KEEP = process.env.SCALE_KEEP === '1';
+const PARTS = new Set((process.env.SCALE_PARTS ?? 'lists,browser,trash').split(',').map((p) => p.trim()));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const TOP_FOLDERS = 100;
@@ -614,12 +616,16 @@ async function runOn(dialect) {
     `  generated in ${seconds(generated)}${dialect === 'postgres' ? ` (+ vacuum analyze: ${seconds(settled - generated)})` : ''}; second account: ${2000} files in ${smallDrive.folders.length} folders`,
   );
   let phase = performance.now();
-  await listFigures(server.base, bigSession, bigDrive);
-  console.log(`  (HTTP list measurements took ${seconds(performance.now() - phase)})`);
+  if (PARTS.has('lists')) {
+    await listFigures(server.base, bigSession, bigDrive);
+    console.log(`  (HTTP list measurements took ${seconds(performance.now() - phase)})`);
+  }
   phase = performance.now();
-  for (const line of await browserFigures(server.base, big.email, bigDrive.archive)) console.log(line);
-  console.log(`  (browser measurements took ${seconds(performance.now() - phase)})`);
-  await trashFigures(server.base, bigSession, smallSession, bigDrive, smallDrive);
+  if (PARTS.has('browser')) {
+    for (const line of await browserFigures(server.base, big.email, bigDrive.archive)) console.log(line);
+    console.log(`  (browser measurements took ${seconds(performance.now() - phase)})`);
+  }
+  if (PARTS.has('trash')) await trashFigures(server.base, bigSession, smallSession, bigDrive, smallDrive);
   console.log(`  load average (1 min) during the ${label} run: ${loadSummary(loadFrom)}`);
   await cleanUp();
 }
