@@ -1,5 +1,4 @@
 import type { ApiErrorBody, ErrorCode } from '@nimbus/common';
-import axios from 'axios';
 
 /** Every failed call rejects with this: the HTTP status (0 without a response) and the server's stable code. */
 export class ApiError extends Error {
@@ -19,16 +18,11 @@ function isErrorBody(data: unknown): data is ApiErrorBody {
   return typeof data === 'object' && data !== null && typeof (data as ApiErrorBody).code === 'string';
 }
 
-export function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  if (axios.isAxiosError(error)) {
-    const response = error.response;
-    if (!response) return new ApiError(0, 'NETWORK_ERROR', error.message, undefined, error);
-    const body: unknown = response.data;
-    if (isErrorBody(body)) return new ApiError(response.status, body.code, body.error, body.requestId, error);
-    return new ApiError(response.status, 'UNKNOWN', error.message, undefined, error);
-  }
-  return new ApiError(0, 'UNKNOWN', error instanceof Error ? error.message : String(error), undefined, error);
+/** A non-2xx answer as an ApiError: the server's code and message when its body carries them. */
+export function toApiError(response: { status: number; data: unknown }): ApiError {
+  const body = response.data;
+  if (isErrorBody(body)) return new ApiError(response.status, body.code, body.error, body.requestId, response);
+  return new ApiError(response.status, 'UNKNOWN', `Request failed with status code ${response.status}`, undefined, response);
 }
 
 export function statusOf(error: unknown): number {

@@ -81,4 +81,15 @@ describe('HTTP client', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 429, code: 'COOLDOWN', message: 'Please wait', requestId: 'test' });
   });
+
+  it('rejects with a NETWORK_ERROR ApiError of status 0 when no answer comes', async () => {
+    const error = await http.get('/nowhere').catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 0, code: 'NETWORK_ERROR' });
+  });
+
+  it('turns an answer without an error body into an UNKNOWN ApiError with its status', async () => {
+    onRequest('GET', USER, { status: 502, data: 'Bad gateway' });
+    await expect(http.get(USER)).rejects.toMatchObject({ status: 502, code: 'UNKNOWN' });
+  });
 });

@@ -1,8 +1,8 @@
 import { TIMINGS, type ErrorCode } from '@nimbus/common';
-import axios, { type InternalAxiosRequestConfig } from 'axios';
-import { statusOf, toApiError } from './api-error';
+import { ApiError, statusOf, toApiError } from './api-error';
 import { getBrowserId } from './browser-id';
 import { createSerializedRefresher } from './token-refresh';
+import { browserTransport, type HttpRequest, type HttpResponse, type QueryParams, type Transport } from './transport';
 
 export const GET_TOKEN_PATH = '/user-service/get-token';
 
@@ -12,17 +12,23 @@ export const GET_TOKEN_PATH = '/user-service/get-token';
  */
 const CREDENTIAL_CODES = new Set<ErrorCode | string>(['INVALID_CREDENTIALS', 'WRONG_PASSWORD', 'INVALID_TOKEN', 'PASSWORD_REQUIRED']);
 
-interface RetryConfig extends InternalAxiosRequestConfig {
-  _retry?: boolean;
+/** What a call may add to its method, URL and body. */
+export interface RequestOptions {
+  params?: QueryParams;
+  /** The body of a DELETE. */
+  data?: unknown;
+  signal?: AbortSignal;
+  onUploadProgress?: HttpRequest['onUploadProgress'];
 }
 
-/** The one HTTP client of the app: same origin, cookies, the `uuid` header and the 401 refresh-and-retry. */
-export const http = axios.create({ withCredentials: true, headers: { Accept: 'application/json' } });
+let transport: Transport = browserTransport;
 
-http.interceptors.request.use((config) => {
-  config.headers.set('uuid', getBrowserId());
-  return config;
-});
+/** Replaces what carries the requests (tests answer them without a network); returns the previous one. */
+export function setTransport(next: Transport): Transport {
+  const previous = transport;
+  transport = next;
+  return previous;
+}
 
 const expiryListeners = new Set<() => void>();
 
@@ -32,6 +38,54 @@ export function onSessionExpired(listener: () => void): () => void {
   return () => expiryListeners.delete(listener);
 }
 
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function shouldRefresh(request: HttpRequest, response: HttpResponse): boolean {
+  if (response.status !== 401 || request.url === GET_TOKEN_PATH) return false;
+  const code = (response.data as { code?: unknown } | undefined)?.code;
+  return !(typeof code === 'string' && CREDENTIAL_CODES.has(code));
+}
+
+async function exchange(request: HttpRequest): Promise<HttpResponse> {
+  try {
+    return await transport({ ...request, headers: { ...request.headers, uuid: getBrowserId() } });
+  } catch (err) {
+    throw err instanceof ApiError
+      ? err
+      : new ApiError(0, 'NETWORK_ERROR', err instanceof Error ? err.message : String(err), undefined, err);
+  }
+}
+
+/** Sends once; a 401 of an expired session refreshes it, waits and sends once more. Non-2xx answers reject with ApiError. */
+async function send<T>(request: HttpRequest): Promise<HttpResponse<T>> {
+  let response = await exchange(request);
+  if (shouldRefresh(request, response)) {
+    const first = response;
+    try {
+      await refreshSession();
+    } catch {
+      throw toApiError(first);
+    }
+    await delay(TIMINGS.tokenRetryDelayMs);
+    response = await exchange(request);
+  }
+  if (response.status >= 200 && response.status < 300) return response as HttpResponse<T>;
+  throw toApiError(response);
+}
+
+function call<T>(method: string, url: string, data: unknown, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+  const { params, signal, onUploadProgress } = options;
+  return send<T>({ method, url, params, data: data ?? options.data, signal, onUploadProgress, headers: { Accept: 'application/json' } });
+}
+
+/** The one HTTP client of the app: same origin, cookies, the `uuid` header and the 401 refresh-and-retry. */
+export const http = {
+  get: <T = unknown>(url: string, options?: RequestOptions) => call<T>('GET', url, undefined, options),
+  delete: <T = unknown>(url: string, options?: RequestOptions) => call<T>('DELETE', url, undefined, options),
+  post: <T = unknown>(url: string, data?: unknown, options?: RequestOptions) => call<T>('POST', url, data, options),
+  patch: <T = unknown>(url: string, data?: unknown, options?: RequestOptions) => call<T>('PATCH', url, data, options),
+};
+
 /** Rotates the session cookies; one refresh at a time per browser. */
 export const refreshSession = createSerializedRefresher(async () => {
   try {
@@ -40,26 +94,4 @@ export const refreshSession = createSerializedRefresher(async () => {
     if (statusOf(err) === 401) expiryListeners.forEach((listener) => listener());
     throw err;
   }
-});
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function shouldRefresh(error: unknown, config: RetryConfig | undefined): config is RetryConfig {
-  if (!axios.isAxiosError(error) || !config || config._retry) return false;
-  if (error.response?.status !== 401 || config.url === GET_TOKEN_PATH) return false;
-  const code = (error.response.data as { code?: unknown } | undefined)?.code;
-  return !(typeof code === 'string' && CREDENTIAL_CODES.has(code));
-}
-
-http.interceptors.response.use(undefined, async (error: unknown) => {
-  const config = axios.isAxiosError(error) ? (error.config as RetryConfig | undefined) : undefined;
-  if (!shouldRefresh(error, config)) throw toApiError(error);
-  config._retry = true;
-  try {
-    await refreshSession();
-  } catch {
-    throw toApiError(error);
-  }
-  await delay(TIMINGS.tokenRetryDelayMs);
-  return http.request(config);
 });

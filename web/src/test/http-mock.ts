@@ -1,5 +1,5 @@
-import { AxiosError, AxiosHeaders, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
-import { http } from '../api/client';
+import { setTransport } from '../api/client';
+import type { HttpRequest, HttpResponse } from '../api/transport';
 
 export interface MockResponse {
   status: number;
@@ -12,7 +12,7 @@ export interface RecordedRequest {
   url: string;
   body: unknown;
   headers: Record<string, unknown>;
-  /** Query parameters given to axios as `params`. */
+  /** Query parameters as the call gave them (`params`). */
   params: Record<string, unknown>;
 }
 
@@ -25,45 +25,27 @@ interface Route {
 let routes: Route[] = [];
 export const requests: RecordedRequest[] = [];
 
-function parseBody(data: unknown): unknown {
-  if (typeof data !== 'string') return data;
-  try {
-    return JSON.parse(data);
-  } catch {
-    return data;
-  }
-}
-
-/** The adapter under the app's axios instance: answers from the registered routes and records every request. */
-async function adapter(config: InternalAxiosRequestConfig): Promise<AxiosResponse> {
+/** The transport under the app's HTTP client: answers from the registered routes and records every request. */
+async function transport(config: HttpRequest): Promise<HttpResponse> {
   const request: RecordedRequest = {
-    method: (config.method ?? 'get').toUpperCase(),
-    url: config.url ?? '',
-    body: parseBody(config.data),
-    headers: AxiosHeaders.from(config.headers).toJSON(),
-    params: (config.params ?? {}) as Record<string, unknown>,
+    method: config.method,
+    url: config.url,
+    body: config.data,
+    headers: { ...config.headers },
+    params: { ...config.params },
   };
   requests.push(request);
   const route = routes.find((r) => r.method === request.method && r.url === request.url);
   if (!route) throw new Error(`Unexpected request ${request.method} ${request.url}`);
   const next = route.replies.length > 1 ? route.replies.shift()! : route.replies[0]!;
   const reply = typeof next === 'function' ? await next(request) : next;
-  const response: AxiosResponse = {
-    data: reply.data,
-    status: reply.status,
-    statusText: String(reply.status),
-    headers: {},
-    config,
-    request: {},
-  };
-  if (reply.status >= 200 && reply.status < 300) return response;
-  throw new AxiosError(`Request failed with status code ${reply.status}`, AxiosError.ERR_BAD_REQUEST, config, {}, response);
+  return { status: reply.status, data: reply.data };
 }
 
 export function resetHttpMock(): void {
   routes = [];
   requests.length = 0;
-  http.defaults.adapter = adapter;
+  setTransport(transport);
 }
 
 /** Answers `method url` with the replies in turn; the last one repeats. */
