@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
@@ -22,11 +24,33 @@ function sideEffectFreeCommon(): Plugin {
 
 const apiTarget = 'http://localhost:3000';
 
-export default defineConfig({
+/**
+ * react-router's package exports only its development build, which keeps the dev-time warnings;
+ * a production bundle takes the production build it ships beside it.
+ */
+const reactRouterProduction = join(
+  dirname(createRequire(import.meta.url).resolve('react-router/package.json')),
+  'dist/production/index.mjs',
+);
+
+export default defineConfig(({ mode }) => ({
   plugins: [react(), tailwindcss(), sideEffectFreeCommon()],
-  resolve: { alias: [{ find: /^@nimbus\/common$/, replacement: commonEntry }] },
-  build: { outDir: 'dist', assetsDir: 'assets', emptyOutDir: true },
+  resolve: {
+    alias: [
+      { find: /^@nimbus\/common$/, replacement: commonEntry },
+      ...(mode === 'production' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : []),
+    ],
+  },
+  build: {
+    outDir: 'dist',
+    assetsDir: 'assets',
+    emptyOutDir: true,
+    // Browsers preload modules natively (one that cannot still loads each module, only without the head start).
+    modulePreload: { polyfill: false },
+    // Slower than esbuild's minifier, and about 4 KiB (gzip) less JavaScript for /home.
+    minify: 'terser',
+  },
   server: {
     proxy: { '/user-service': apiTarget, '/file-service': apiTarget, '/folder-service': apiTarget, '/health': apiTarget },
   },
-});
+}));

@@ -1,4 +1,4 @@
-import { combineReducers, configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
+import { applyMiddleware, combineReducers, legacy_createStore, type Middleware } from '@reduxjs/toolkit';
 import { drawerSlice } from './drawer.slice';
 import { filterSlice, setSortBy } from './filter.slice';
 import { generalSlice, setListView, setLoadThumbnailsDisabled, setSingleClickFolders } from './general.slice';
@@ -20,23 +20,28 @@ const rootReducer = combineReducers({
 
 export type RootState = ReturnType<typeof rootReducer>;
 
-/** A store whose preferences start from localStorage and are written back whenever they change. */
-export function createAppStore(preloadedState?: Partial<RootState>) {
-  const persistence = createListenerMiddleware<RootState>();
-  persistence.startListening({
-    matcher: isAnyOf(setListView, setLoadThumbnailsDisabled, setSingleClickFolders),
-    effect: (_action, api) => writeGeneralPreferences(api.getState().general),
-  });
-  persistence.startListening({
-    actionCreator: setSortBy,
-    effect: (action) => writeSortPreference(action.payload),
-  });
+const isGeneralPreference = (action: unknown) =>
+  setListView.match(action) || setLoadThumbnailsDisabled.match(action) || setSingleClickFolders.match(action);
 
-  return configureStore({
-    reducer: rootReducer,
-    preloadedState: { general: readGeneralPreferences(), filter: readFilterPreferences(), ...preloadedState },
-    middleware: (getDefault) => getDefault().prepend(persistence.middleware),
-  });
+/** Writes the preferences back to localStorage whenever they change. */
+const persistPreferences: Middleware<object, RootState> = (api) => (next) => (action) => {
+  const result = next(action);
+  if (isGeneralPreference(action)) writeGeneralPreferences(api.getState().general);
+  if (setSortBy.match(action)) writeSortPreference(action.payload);
+  return result;
+};
+
+/**
+ * A store whose preferences start from localStorage and are written back whenever they change.
+ * Plain Redux: the app dispatches only slice actions (no thunks), so configureStore's defaults and
+ * the listener middleware would be code the page loads for nothing.
+ */
+export function createAppStore(preloadedState?: Partial<RootState>) {
+  return legacy_createStore(
+    rootReducer,
+    { general: readGeneralPreferences(), filter: readFilterPreferences(), ...preloadedState },
+    applyMiddleware(persistPreferences),
+  );
 }
 
 export type AppStore = ReturnType<typeof createAppStore>;

@@ -2,9 +2,15 @@ import type { UserDto } from '@nimbus/common';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders, createQueryClient } from '../app/AppProviders';
+import { loadDeferredModules } from '../components/lazy-module';
+import '../features/layout/MainLayout';
 import { routes } from '../router';
 import { createAppStore } from '../state/store';
 import { setUser } from '../state/user.slice';
+
+// The main layout fetches its deferred parts (menus, bars, dropdowns) once it is on screen; tests
+// start with them at hand, as a user who has looked at the page for a moment would.
+await loadDeferredModules();
 
 export const testUser: UserDto = { _id: 'user-1', email: 'ada@example.com', emailVerified: true };
 

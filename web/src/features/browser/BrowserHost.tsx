@@ -2,11 +2,13 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { resetMultiSelect, resetSelected } from '../../state/selection.slice';
-import { MultiSelectBar } from '../selection/MultiSelectBar';
+import { lazyModule, useLazyModule } from '../../components/lazy-module';
 
 // Not needed to draw a page: they load when one of them first opens.
 const MovePopup = lazy(() => import('../move/MovePopup').then((m) => ({ default: m.MovePopup })));
 const OrganizeDialogs = lazy(() => import('../organize/OrganizeDialogs').then((m) => ({ default: m.OrganizeDialogs })));
+// Shown only in multi-select mode: it loads once the page is on screen, before anyone can select.
+const multiSelectBar = lazyModule(() => import('../selection/MultiSelectBar'));
 
 /** Clears the selection on Escape (unless a dialog or menu takes it) and whenever the route changes. */
 function useSelectionReset() {
@@ -38,11 +40,12 @@ export function BrowserHost() {
   useSelectionReset();
   const isOrganizing = useAppSelector(({ organize }) => Boolean(organize.createFolder || organize.rename || organize.confirm));
   const isMoving = useAppSelector((state) => Boolean(state.selection.moveModal.type));
+  const MultiSelectBar = useLazyModule(multiSelectBar)?.MultiSelectBar;
   return (
     <>
       <Suspense fallback={null}>{isOrganizing && <OrganizeDialogs />}</Suspense>
       <Suspense fallback={null}>{isMoving && <MovePopup />}</Suspense>
-      <MultiSelectBar />
+      {MultiSelectBar && <MultiSelectBar />}
     </>
   );
 }

@@ -1,11 +1,14 @@
 import { FileIcon } from '../../components/drive-icons';
 import { CloseIcon, FolderIcon } from '../../components/icons';
+import { lazyModule, useLazyModule } from '../../components/lazy-module';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { resetSelected } from '../../state/selection.slice';
 import { extensionBadge, shortenMiddle } from '../format/file-name';
 import { formatDay } from '../format/format-date';
 import { formatBytes } from '../format/format-size';
-import { ItemLinks } from '../share-links/ItemLinks';
+
+/** The links part (its queries, list and dialogs) is not needed to draw the page: it loads once the panel is on screen. */
+const itemLinks = lazyModule(() => import('../share-links/ItemLinks'));
 
 /** Longest name the panel shows before shortening it in the middle (SPEC §9). */
 export const PANEL_NAME_MAX = 66;
@@ -24,6 +27,7 @@ function Row({ label, value }: { label: string; value: string }) {
 export function DetailPanel() {
   const dispatch = useAppDispatch();
   const { file, folder } = useAppSelector((state) => state.selection.mainSection);
+  const ItemLinks = useLazyModule(itemLinks)?.ItemLinks;
 
   return (
     <aside aria-label="Details" className="hidden w-72 shrink-0 flex-col overflow-y-auto rounded-2xl bg-white p-5 xl:mr-4 xl:mb-4 xl:flex">
@@ -69,7 +73,7 @@ export function DetailPanel() {
               )
             )}
           </dl>
-          {file ? (
+          {!ItemLinks ? null : file ? (
             <ItemLinks key={file._id} item={{ type: 'file', id: file._id, name: file.filename }} />
           ) : (
             folder && <ItemLinks key={folder._id} item={{ type: 'folder', id: folder._id, name: folder.name }} />

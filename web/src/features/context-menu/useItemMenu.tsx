@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useLocation } from 'react-router';
+import { lazyModule } from '../../components/lazy-module';
 import { CheckBoxIcon, DeleteForeverIcon, DownloadIcon, EditIcon, MoveIcon, RestoreIcon, ShareIcon } from '../../components/drive-icons';
 import { TrashIcon } from '../../components/icons';
 import { useAppDispatch } from '../../state/hooks';
@@ -8,8 +9,14 @@ import { setMoveModal, setShareSelected, toggleMultiSelect } from '../../state/s
 import { downloadItems } from '../../api/download';
 import { itemId, itemName, organizeItemOf, type DriveItem } from '../../api/drive-items';
 import { sectionOf } from '../layout/sections';
-import { ContextMenu, type ContextMenuEntry } from './ContextMenu';
+import type { ContextMenuEntry } from './ContextMenu';
 import { menuActionsFor, type MenuAction } from './item-menu';
+
+/**
+ * The menu (with its focus trap) is not needed to draw a list: it loads once the page is on screen
+ * (`loadDeferredModules`), or when a menu opens before that.
+ */
+const contextMenu = lazyModule(() => import('./ContextMenu'));
 
 const LABELS: Record<MenuAction, { label: string; icon: ContextMenuEntry['icon']; danger?: boolean }> = {
   'multi-select': { label: 'Multi-select', icon: CheckBoxIcon },
@@ -28,6 +35,14 @@ export function useItemMenu(item: DriveItem, inBreadcrumb = false) {
   const section = sectionOf(useLocation().pathname);
   const [at, setAt] = useState<{ x: number; y: number } | null>(null);
   const close = useCallback(() => setAt(null), []);
+  const open = useCallback((point: { x: number; y: number }) => {
+    if (contextMenu.current) setAt(point);
+    else
+      contextMenu.load().then(
+        () => setAt(point),
+        () => undefined,
+      );
+  }, []);
 
   const run = (action: MenuAction) => {
     const ref = organizeItemOf(item);
@@ -54,8 +69,10 @@ export function useItemMenu(item: DriveItem, inBreadcrumb = false) {
   };
 
   const entries = menuActionsFor(item.type, section, inBreadcrumb).map((action) => ({ ...LABELS[action], onSelect: () => run(action) }));
-  const element = at ? (
-    <ContextMenu key={itemId(item)} label={`Actions for ${itemName(item)}`} at={at} entries={entries} onClose={close} />
-  ) : null;
-  return { open: setAt, close, isOpen: at !== null, element };
+  const ContextMenu = contextMenu.current?.ContextMenu;
+  const element =
+    at && ContextMenu ? (
+      <ContextMenu key={itemId(item)} label={`Actions for ${itemName(item)}`} at={at} entries={entries} onClose={close} />
+    ) : null;
+  return { open, close, isOpen: at !== null, element };
 }

@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { Outlet } from 'react-router';
+import { loadDeferredModules } from '../../components/lazy-module';
 import { BrowserHost } from '../browser/BrowserHost';
 import { DetailPanel } from '../browser/DetailPanel';
 import { PopupHost } from '../popups/PopupHost';
@@ -9,6 +11,10 @@ import { SideMenu } from './SideMenu';
 
 /** The frame of every file-browser page: header, side menu and the content area. */
 export function MainLayout() {
+  // Menus, bars and dropdowns load apart from the page: fetch them once it is on screen, before anyone opens one.
+  useEffect(() => {
+    void loadDeferredModules();
+  }, []);
   return (
     <div className="flex h-dvh flex-col bg-surface">
       <Header />

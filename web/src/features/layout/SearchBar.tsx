@@ -2,13 +2,17 @@ import type { FileDto, FolderDto } from '@nimbus/common';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { SearchIcon, SparkleIcon } from '../../components/icons';
+import { lazyModule, useLazyModule } from '../../components/lazy-module';
 import { useAppDispatch } from '../../state/hooks';
 import { setPopupSelect } from '../../state/selection.slice';
 import { folderPath } from '../../api/drive-items';
-import { SearchResults, type DropdownState } from '../search/SearchResults';
+import type { DropdownState } from '../search/SearchResults';
 import { useAiSearch, useSuggestions } from '../search/useSearchSuggestions';
 import { searchPathOf, sectionOf } from './sections';
 import { useTypedPlaceholder } from './useTypedPlaceholder';
+
+// The dropdown's contents: they load once the search bar is on screen, before the first search answers.
+const searchResults = lazyModule(() => import('../search/SearchResults'));
 
 export function SearchBar() {
   const [query, setQuery] = useState('');
@@ -22,6 +26,7 @@ export function SearchBar() {
   const root = useRef<HTMLFormElement>(null);
   const suggestions = useSuggestions(query, section, mode === 'names');
   const ai = useAiSearch();
+  const SearchResults = useLazyModule(searchResults)?.SearchResults;
 
   useEffect(() => {
     if (!open) return;
@@ -122,7 +127,7 @@ export function SearchBar() {
           AI
         </button>
       </div>
-      {open && dropdown && (
+      {open && dropdown && SearchResults && (
         <div
           id="search-dropdown"
           data-testid="search-dropdown"

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazyModule, useLazyModule } from '../../components/lazy-module';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { resetMoveModal, resetPopupSelect, resetShareSelected } from '../../state/selection.slice';
 import { hasPreview } from '../preview/preview-siblings';
-import { ResumeOffers } from '../upload/ResumeOffers';
 import { usePopupFileSync } from './usePopupFileSync';
 import { usePopupHistory } from './usePopupHistory';
 
@@ -11,6 +11,8 @@ const FilePreviewPopup = lazy(() => import('../preview/FilePreviewPopup').then((
 const FileDetailsPopup = lazy(() => import('./FileDetailsPopup').then((m) => ({ default: m.FileDetailsPopup })));
 const SharePopup = lazy(() => import('../sharing/SharePopup').then((m) => ({ default: m.SharePopup })));
 const UploadPanel = lazy(() => import('../upload/UploadPanel').then((m) => ({ default: m.UploadPanel })));
+// Offers to resume interrupted uploads: it looks once the page is on screen.
+const resumeOffers = lazyModule(() => import('../upload/ResumeOffers'));
 
 /** The upload panel, loaded with the first upload and then kept mounted (it remembers being minimized). */
 function UploadPanelHost() {
@@ -30,6 +32,7 @@ export function PopupHost() {
   const popupFile = useAppSelector((state) => state.selection.popupModal.file);
   const shareFile = useAppSelector((state) => state.selection.shareModal.file);
   const shareId = shareFile?._id;
+  const ResumeOffers = useLazyModule(resumeOffers)?.ResumeOffers;
 
   // Opening the share popup closes any other popup.
   useEffect(() => {
@@ -55,7 +58,7 @@ export function PopupHost() {
       <Suspense fallback={null}>
         <UploadPanelHost />
       </Suspense>
-      <ResumeOffers />
+      {ResumeOffers && <ResumeOffers />}
     </>
   );
 }

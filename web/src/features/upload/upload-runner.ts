@@ -1,0 +1,88 @@
+import { TIMINGS } from '@nimbus/common';
+import type { QueryClient } from '@tanstack/react-query';
+import { fileKeys, folderKeys } from '../../api/query-keys';
+import { RESUMABLE_MIN_BYTES, startResumableUpload } from '../../api/resumable-uploads.api';
+import { uploadFile, uploadFolder, type FolderUploadFile } from '../../api/uploads.api';
+import type { AppDispatch } from '../../state/store';
+import { addUpload, cancelUpload, completeUpload, setUploadProgress } from '../../state/upload.slice';
+import { organizeApi } from '../organize/organize.api';
+import { directorySegments, ensureFolderPath, folderIdsByPath, planFolderUpload } from './folder-upload-plan';
+import { createProgressThrottle } from './progress-throttle';
+import { registerResumable, registerUpload, releaseUpload } from './upload-controllers';
+
+/** What an upload needs from the page that starts it. */
+export interface UploadContext {
+  dispatch: AppDispatch;
+  queryClient: QueryClient;
+  /** The signed-in account (resumable uploads are remembered per account). */
+  owner: string;
+}
+
+let sequence = 0;
+const newUploadId = () => `${Date.now().toString(36)}-${(++sequence).toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+
+interface UploadJob {
+  id: string;
+  send: (signal: AbortSignal, onProgress: (fraction: number) => void) => Promise<unknown>;
+  refetchFolders: boolean;
+}
+
+/** Runs one upload: throttled progress, completed on success, canceled (silently) on failure or abort. */
+async function runUpload(job: UploadJob, { dispatch, queryClient }: UploadContext): Promise<void> {
+  const signal = registerUpload(job.id);
+  const throttle = createProgressThrottle(TIMINGS.uploadProgressThrottleMs, (progress) =>
+    dispatch(setUploadProgress({ id: job.id, progress })),
+  );
+  try {
+    await job.send(signal, (fraction) => throttle.push(Math.round(fraction * 100)));
+    throttle.stop();
+    dispatch(completeUpload(job.id));
+  } catch {
+    throttle.stop();
+    dispatch(cancelUpload(job.id));
+  } finally {
+    releaseUpload(job.id);
+  }
+  // Refetch even after a failure: a request cut off by the network may still have been stored.
+  void queryClient.invalidateQueries({ queryKey: fileKeys.all });
+  if (job.refetchFolders) void queryClient.invalidateQueries({ queryKey: folderKeys.all });
+}
+
+/** One file into folder `into`: big ones resumably (pausable, retried), small ones in one POST. */
+function startFile(context: UploadContext, file: File, into: string): void {
+  const id = newUploadId();
+  const resumable = file.size >= RESUMABLE_MIN_BYTES;
+  context.dispatch(addUpload({ id, name: file.name, type: 'file', size: file.size, ...(resumable ? { resumable } : {}) }));
+  const send: UploadJob['send'] = resumable
+    ? (_signal, onProgress) => {
+        const upload = startResumableUpload(context.owner, file, into, onProgress);
+        registerResumable(id, upload);
+        return upload.done;
+      }
+    : (signal, onProgress) => uploadFile(file, into, id, { signal, onProgress });
+  void runUpload({ id, refetchFolders: false, send }, context);
+}
+
+export function uploadFiles(context: UploadContext, files: File[], into: string): void {
+  for (const file of files) startFile(context, file, into);
+}
+
+/**
+ * A picked folder: its small files and its tree in SPEC's one POST (one row), then each big file
+ * resumably into its folder (a row each, made here when only big files live in it).
+ */
+export function uploadFolderFiles(context: UploadContext, files: FolderUploadFile[], into: string): void {
+  const id = newUploadId();
+  const name = files[0]?.path.split('/')[0] || 'Folder';
+  const { small, large } = planFolderUpload(files);
+  context.dispatch(addUpload({ id, name, type: 'folder', size: small.reduce((sum, f) => sum + f.file.size, 0) }));
+  const send: UploadJob['send'] = async (signal, onProgress) => {
+    const made = small.length > 0 ? await uploadFolder(small, into, { signal, onProgress }) : { folders: [] };
+    const known = folderIdsByPath(made.folders, into);
+    for (const { file, path } of large) {
+      if (signal.aborted) throw new Error('canceled');
+      startFile(context, file, await ensureFolderPath(directorySegments(path), into, known, organizeApi.createFolder));
+    }
+  };
+  void runUpload({ id, refetchFolders: true, send }, context);
+}
