@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
+import { serverEnv, serverNodeArgs } from '../../scripts/server-runtime.mjs';
 
 const dist = path.resolve(import.meta.dirname, '../dist');
 
@@ -21,8 +22,18 @@ export async function freePort() {
  */
 export async function startServer({ dataDir, env = {}, nodeArgs = [] }) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, path.join(dist, 'main.js')], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEMANTIC_SEARCH: 'off', ...env },
+  // Started as `npm start` starts it (its Node flags and environment), unless the caller overrides them.
+  const child = spawn(process.execPath, [...serverNodeArgs, ...nodeArgs, path.join(dist, 'main.js')], {
+    env: {
+      ...serverEnv,
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SEMANTIC_SEARCH: 'off',
+      ...env,
+    },
     stdio: 'inherit',
   });
   const base = `http://127.0.0.1:${port}`;

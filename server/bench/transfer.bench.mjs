@@ -4,6 +4,7 @@
 // so drift hits all alike. Prints figures, ratios and the load; asserts nothing.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { open, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -48,6 +49,22 @@ async function startReference(dir, mode) {
   return { base: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
+/** The server's resident memory now and its peak since `resetPeak` (MB), from /proc. */
+const memory = (pid) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)[1]);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+};
+/** Starts a new peak (Linux: writing 5 to clear_refs resets VmHWM); false where that is not allowed. */
+const resetPeak = (pid) => {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** curl's own figure: seconds for the whole transfer. */
 function curl(args) {
   const out = execFileSync('curl', ['-s', '-S', '-o', '/dev/null', '-w', '%{http_code} %{time_total}', ...args], { encoding: 'utf8' });
@@ -73,6 +90,10 @@ try {
   const auth = ['-H', `cookie: ${session.cookie}`, '-H', `uuid: ${session.uuid}`];
 
   const runs = { bare: { up: [], down: [] }, crypto: { up: [], down: [] }, nimbus: { up: [], down: [] } };
+  const peaks = { up: [], down: [] };
+  const pid = nimbus.child.pid;
+  await new Promise((r) => setTimeout(r, 2000));
+  const atRest = memory(pid).rss;
   const loads = [];
   const ranges = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -81,6 +102,7 @@ try {
       execFileSync('sync');
       loads.push(os.loadavg()[0]);
       if (kind === 'nimbus') {
+        const peaksKnown = resetPeak(pid);
         const upload = execFileSync(
           'curl',
           ['-s', '-S', '-w', '\\n%{time_total}', ...auth, '-F', 'parent=/', '-F', `file=@${source}`, `${nimbus.base}/file-service/upload`],
@@ -89,7 +111,10 @@ try {
         const [json, seconds] = upload.trim().split('\n');
         const id = JSON.parse(json)._id;
         runs.nimbus.up.push(Number(seconds));
+        if (peaksKnown) peaks.up.push(memory(pid).peak);
+        resetPeak(pid);
         runs.nimbus.down.push(curl([...auth, `${nimbus.base}/file-service/download/${id}`]));
+        if (peaksKnown) peaks.down.push(memory(pid).peak);
         // 1 MiB from the middle: only the chunks it touches are read and decrypted.
         const middle = Math.floor(SIZE / 2);
         ranges.push(curl([...auth, '-r', `${middle}-${middle + MB - 1}`, `${nimbus.base}/file-service/download/${id}`]));
@@ -154,6 +179,10 @@ try {
   );
   console.log(
     `  zip of ${FILES} files (${((piece.length * FILES) / MB).toFixed(0)} MiB): ${zipRate.toFixed(0)} MB/s, ${pct(zipRate, best(runs.nimbus.down))} of the single-file download`,
+  );
+  const mb = (list) => (list.length ? `${Math.max(...list).toFixed(0)} MB [${list.map((v) => v.toFixed(0)).join(', ')}]` : 'unknown');
+  console.log(
+    `  Nimbus resident memory: ${atRest.toFixed(0)} MB at rest; peak during an upload ${mb(peaks.up)}, during a download ${mb(peaks.down)} (target 150 MB)`,
   );
   console.log(`  load average (1 min) before each transfer: ${loads.map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
 } finally {
