@@ -10,6 +10,10 @@ import { errorBody, onRequest, requestsTo } from '../../test/http-mock';
 import { PopupHost } from '../popups/PopupHost';
 import { previewSiblings } from './preview-siblings';
 
+// The popups load on first use; loaded here once, a first open under a busy machine does not
+// outlast findBy's wait.
+await Promise.all([import('./FilePreviewPopup'), import('../popups/FileDetailsPopup')]);
+
 const file = (id: string, kind: 'photo' | 'video' | 'doc'): FileDto => ({
   _id: id,
   filename: `${id}.${kind === 'photo' ? 'png' : kind === 'video' ? 'webm' : 'txt'}`,
