@@ -1,7 +1,7 @@
 // Authenticated API request rates beside a bare `node:http` server answering JSON of the same size,
 // each server in its own process and `wrk -c50` as the client. Prints figures; asserts nothing.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, signUp, startServer } from './support.mjs';
@@ -23,8 +23,23 @@ async function startBareJson(bytes) {
   return { base: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
 
-function wrk(url, headers = {}) {
+/**
+ * A wrk script that makes every request's query string unique (a parameter the routes ignore), so
+ * no kept answer serves it: the rate of answering anew, with the cache's own bookkeeping included.
+ */
+const FRESH_SCRIPT = `
+local threads = 0
+function setup(thread) threads = threads + 1; thread:set("id", threads) end
+function init(args) n = 0 end
+function request()
+  n = n + 1
+  local sep = string.find(wrk.path, "?", 1, true) and "&" or "?"
+  return wrk.format(nil, wrk.path .. sep .. "fresh=" .. id .. "-" .. n)
+end`;
+
+function wrk(url, headers = {}, script) {
   const args = ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency'];
+  if (script) args.push('-s', script);
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}: ${value}`);
   const load = os.loadavg()[0];
   const out = execFileSync('wrk', [...args, url], { encoding: 'utf8' });
@@ -62,18 +77,21 @@ try {
     ['file-service/quick-list', '/file-service/quick-list'],
     ['user-service/user', '/user-service/user'],
   ];
+  const fresh = path.join(dir, 'fresh.lua');
+  await writeFile(fresh, FRESH_SCRIPT);
   const baseline = wrk(`${bare.base}/`);
   console.log(`\nRequest rates, wrk -t2 -c${CONNECTIONS} for ${SECONDS} s, each server in its own process (SQLite):`);
   console.log(
     `  bare node:http JSON (${listBytes} B)  ${baseline.rate.toFixed(0)} req/s, p99 ${baseline.p99} (load ${baseline.load.toFixed(2)})`,
   );
-  for (const [label, route] of routes) {
-    const r = wrk(`${nimbus.base}${route}`, session);
+  const report = (label, r) =>
     console.log(
-      `  ${label.padEnd(30)} ${r.rate.toFixed(0).padStart(6)} req/s, p99 ${r.p99}, ${r.errors} errors, ` +
+      `  ${label.padEnd(38)} ${r.rate.toFixed(0).padStart(6)} req/s, p99 ${r.p99}, ${r.errors} errors, ` +
         `${((r.rate / baseline.rate) * 100).toFixed(1)} % of bare (load ${r.load.toFixed(2)})`,
     );
-  }
+  for (const [label, route] of routes) report(label, wrk(`${nimbus.base}${route}`, session));
+  console.log('  Each request with a query string of its own, so no kept answer serves it:');
+  for (const [label, route] of routes) report(`${label}, anew`, wrk(`${nimbus.base}${route}`, session, fresh));
 } finally {
   bare?.stop();
   await nimbus.stop();

@@ -9,6 +9,7 @@ import { AccountTokenRepository } from './db/repositories/account-token.reposito
 import { AccountRepository } from './db/repositories/account.repository.js';
 import { LoginThrottleRepository } from './db/repositories/login-throttle.repository.js';
 import { SessionRepository } from './db/repositories/session.repository.js';
+import { AnswerCache } from './http/answer-cache.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerBodyTimeout } from './http/plugins/body-timeout.js';
 import { serializeRequest } from './http/plugins/request-log.js';
@@ -105,11 +106,15 @@ export interface Background {
 }
 
 const TRASH_PURGE_EVERY_MS = 60 * 60_000;
+/** Memory for kept list and user answers (about 300 lists of 50 files). */
+const ANSWER_CACHE_BYTES = 8 * 1024 * 1024;
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: DatabaseHandle;
     background: Background;
+    /** Kept list and user answers (tests read its counters). */
+    answers: AnswerCache;
   }
 }
 
@@ -322,22 +327,24 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   registerErrorHandler(app);
   registerMetrics(app, metrics, config.metricsToken ?? null);
-  await registerSecurityHeaders(app, { https: config.http.secureCookies });
+  registerSecurityHeaders(app, { https: config.http.secureCookies });
   await app.register(cookie);
   const requireAuth = registerAuth(app, sessions);
+  const answers = new AnswerCache(ANSWER_CACHE_BYTES);
+  app.decorate('answers', answers);
 
   healthRoutes(app);
   healthDetailsRoutes(app, {
     details: new HealthDetailsService(integrity.repo, blobStore, integrity.scrub, clock),
     token: config.integrity?.healthToken ?? null,
   });
-  userRoutes(app, { accounts, sessions, requireAuth, secureCookies: config.http.secureCookies });
+  userRoutes(app, { accounts, sessions, answers, requireAuth, secureCookies: config.http.secureCookies });
   const appPasswords = new AppPasswordService(new AppPasswordRepository(database.db), clock, securityLog);
   activityRoutes(app, { securityLog, requireAuth });
   appPasswordRoutes(app, { appPasswords, requireAuth });
   const downloads = new DownloadService(files, shares, store);
-  fileRoutes(app, { files, trash, moves, downloads, requireAuth });
-  folderRoutes(app, { folders, trash, requireAuth });
+  fileRoutes(app, { files, trash, moves, downloads, answers, requireAuth });
+  folderRoutes(app, { folders, trash, answers, requireAuth });
   uploadRoutes(app, {
     uploads,
     folderUploads: new FolderUploadService({ uploads, folders, trash }),

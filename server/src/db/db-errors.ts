@@ -59,6 +59,8 @@ type CompileQuery = QueryCompiler['compileQuery'];
 class OutageReportingDriver implements Driver {
   /** Connections handed out, to the driver's own ones, which its other methods expect back. */
   private readonly inner = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  /** The wrapper of each driver connection, made once: a query on a reused connection allocates none. */
+  private readonly wrappers = new WeakMap<DatabaseConnection, DatabaseConnection>();
 
   constructor(
     private readonly driver: Driver,
@@ -92,6 +94,8 @@ class OutageReportingDriver implements Driver {
     } catch (err) {
       throw err instanceof TypeError ? err : new DatabaseUnavailableError(err);
     }
+    const known = this.wrappers.get(connection);
+    if (known) return known;
     const guard = <T>(work: () => Promise<T>) => this.guard(work);
     const translate = (err: unknown) => this.translate(err);
     const wrapped: DatabaseConnection = {
@@ -105,6 +109,7 @@ class OutageReportingDriver implements Driver {
       },
     };
     this.inner.set(wrapped, connection);
+    this.wrappers.set(connection, wrapped);
     return wrapped;
   }
 

@@ -189,6 +189,16 @@ export interface Database {
   dropOrigin: DropOriginTable;
   integrityState: IntegrityStateTable;
   securityEvent: SecurityEventTable;
+  driveVersion: DriveVersionTable;
+}
+
+/**
+ * Per account, a counter that changes with everything its list and user answers show; kept by
+ * triggers (migration 2026_11_28_0600). No row means version 0.
+ */
+export interface DriveVersionTable {
+  accountId: string;
+  version: number;
 }
 
 /** A WebDAV dead property of a file or folder: its qualified name and its value as an XML fragment. */

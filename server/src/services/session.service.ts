@@ -17,6 +17,11 @@ function parseRefreshToken(token: string | undefined): { sessionId: string; secr
 /** How long after a rotation the token it replaced still refreshes (same browser only). */
 export const REFRESH_GRACE_MS = 30_000;
 
+/** A signed-in caller: the access token's claims and the account's drive version, read with the session check. */
+export interface SignedIn extends AccessClaims {
+  driveVersion: number;
+}
+
 export interface IssuedTokens {
   accessToken: string;
   refreshToken: string;
@@ -109,14 +114,16 @@ export class SessionService {
     return createHmac('sha256', this.rotationKey).update(`${sessionId}.${secret}`).digest('base64url');
   }
 
-  /** The signed-in account behind an access token, checked against revocation. */
-  async authenticate(accessToken: string | undefined): Promise<AccessClaims> {
+  /**
+   * The signed-in account behind an access token, checked against revocation on every call (one
+   * indexed lookup), with its drive version from that same lookup.
+   */
+  async authenticate(accessToken: string | undefined): Promise<SignedIn> {
     const now = this.clock.now();
     const claims = accessToken ? await this.signer.verify(accessToken, now) : null;
-    if (!claims || !(await this.sessions.isActive(claims.sessionId, claims.accountId, now))) {
-      throw new UnauthorizedError();
-    }
-    return claims;
+    const driveVersion = claims ? await this.sessions.activeDriveVersion(claims.sessionId, claims.accountId, now) : null;
+    if (!claims || driveVersion === null) throw new UnauthorizedError();
+    return { accountId: claims.accountId, sessionId: claims.sessionId, driveVersion };
   }
 
   /** The session a refresh token names, when it is still in force (logout with an expired access token). */

@@ -17,6 +17,7 @@ import * as dropTusUpload from './2026_11_25_0301_drop_tus_upload.js';
 import * as integrityState from './2026_11_26_0400_integrity_state.js';
 import * as securityEvent from './2026_11_26_0410_security_event.js';
 import * as pgActiveDriveIndexes from './2026_11_27_0500_pg_active_drive_indexes.js';
+import * as driveVersion from './2026_11_28_0600_drive_version.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0400_integrity_state': integrityState,
   '2026_11_26_0410_security_event': securityEvent,
   '2026_11_27_0500_pg_active_drive_indexes': pgActiveDriveIndexes,
+  '2026_11_28_0600_drive_version': driveVersion,
 };

@@ -4,9 +4,15 @@ import type { AccessClaims } from '../../security/access-token.js';
 import type { SessionService } from '../../services/session.service.js';
 import { ACCESS_COOKIE } from '../cookies.js';
 
+/**
+ * The signed-in account of a request: its token's claims and, when the session check read it, the
+ * account's drive version (what `sendCachedJson` keys answers on).
+ */
+export type RequestAuth = AccessClaims & { driveVersion?: number };
+
 declare module 'fastify' {
   interface FastifyRequest {
-    auth: AccessClaims | null;
+    auth: RequestAuth | null;
   }
   interface FastifyContextConfig {
     /** WebDAV: authenticated by HTTP Basic with an app password, never by the session cookies. */
@@ -24,7 +30,7 @@ export function browserIdOf(request: FastifyRequest): string | undefined {
 }
 
 /** The signed-in account of a request that passed `requireAuth`. */
-export function authOf(request: FastifyRequest): AccessClaims {
+export function authOf(request: FastifyRequest): RequestAuth {
   if (!request.auth) throw new UnauthorizedError();
   return request.auth;
 }
@@ -34,11 +40,9 @@ export function registerAuth(app: FastifyInstance, sessions: SessionService): pr
 
   // A custom header cannot be sent cross-site without CORS, so requiring it on every
   // state-changing call also shuts out cross-site request forgery.
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.davRoute) return;
-    if (!SAFE_METHODS.has(request.method) && !browserIdOf(request)) {
-      throw new InvalidError('Missing or invalid uuid header', undefined, 'MISSING_BROWSER_ID');
-    }
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method) || request.routeOptions.config.davRoute || browserIdOf(request)) return done();
+    done(new InvalidError('Missing or invalid uuid header', undefined, 'MISSING_BROWSER_ID'));
   });
 
   return async function requireAuth(request) {

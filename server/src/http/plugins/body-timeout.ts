@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -8,6 +9,12 @@ declare module 'fastify' {
 }
 
 const timers = new WeakMap<object, NodeJS.Timeout>();
+
+/** Without a length or a chunked encoding a request has no body (RFC 9112 §6.3): nothing to wait for. */
+function mayHaveBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
 
 /**
  * A request body must arrive whole within `ms`, or the connection is closed: a client trickling a
@@ -19,9 +26,9 @@ export function registerBodyTimeout(app: FastifyInstance, ms: number): void {
     clearTimeout(timers.get(raw));
     timers.delete(raw);
   };
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw;
-    if (raw.complete || request.routeOptions.config.streamsBody) return done();
+    if (raw.complete || !mayHaveBody(raw.headers) || request.routeOptions.config.streamsBody) return done();
     const timer = setTimeout(() => {
       timers.delete(raw);
       if (raw.complete || raw.destroyed) return;
@@ -32,11 +39,9 @@ export function registerBodyTimeout(app: FastifyInstance, ms: number): void {
     timers.set(raw, timer);
     raw.once('end', () => stop(raw));
     raw.once('close', () => stop(raw));
-    done();
-  });
-  // The answer went out (or the route never read the body): nothing left to wait for.
-  app.addHook('onResponse', (request, _reply, done) => {
-    stop(request.raw);
+    // The answer went out (or the route never read the body): nothing left to wait for. A listener
+    // on this response only, not an onResponse hook that every request of the server would run.
+    reply.raw.once('finish', () => stop(raw));
     done();
   });
 }

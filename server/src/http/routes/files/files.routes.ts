@@ -17,6 +17,7 @@ import type { FileService } from '../../../services/file.service.js';
 import type { MoveService } from '../../../services/move.service.js';
 import type { TrashService } from '../../../services/trash.service.js';
 import type { DownloadService } from '../../../services/download.service.js';
+import { sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';
@@ -28,24 +29,30 @@ export interface FileRoutesDeps {
   trash: TrashService;
   moves: MoveService;
   downloads: DownloadService;
+  /** Keeps list answers while the owner's drive is unchanged. */
+  answers: AnswerCache;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
 export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
-  const { files, trash, moves, downloads } = deps;
+  const { files, trash, moves, downloads, answers } = deps;
   const auth = { preHandler: deps.requireAuth };
 
-  app.get('/file-service/list', auth, async (request): Promise<FileDto[]> => {
-    const rows = await files.list(authOf(request).accountId, parseInput(listFilesQuery, request.query));
-    return rows.map(presentFile);
-  });
+  app.get('/file-service/list', auth, async (request, reply) =>
+    sendCachedJson(answers, request, reply, 'file-list', async (): Promise<FileDto[]> => {
+      const rows = await files.list(authOf(request).accountId, parseInput(listFilesQuery, request.query));
+      return rows.map(presentFile);
+    }),
+  );
 
-  app.get('/file-service/quick-list', auth, async (request): Promise<FileDto[]> => {
-    const { limit } = parseInput(quickListQuery, request.query);
-    return (await files.quickList(authOf(request).accountId, Math.min(limit, LIMITS.mediaPageSize))).map(presentFile);
-  });
+  app.get('/file-service/quick-list', auth, async (request, reply) =>
+    sendCachedJson(answers, request, reply, 'file-quick-list', async (): Promise<FileDto[]> => {
+      const { limit } = parseInput(quickListQuery, request.query);
+      return (await files.quickList(authOf(request).accountId, Math.min(limit, LIMITS.mediaPageSize))).map(presentFile);
+    }),
+  );
 
   app.get('/file-service/suggested-list', auth, async (request): Promise<SuggestedListResponse> => {
     const found = await files.suggest(authOf(request).accountId, parseInput(suggestedListQuery, request.query));

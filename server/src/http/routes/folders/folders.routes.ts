@@ -3,6 +3,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { FolderService } from '../../../services/folder.service.js';
 import type { TrashService } from '../../../services/trash.service.js';
+import { sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 import { presentFolder } from './folders.presenter.js';
@@ -10,6 +11,8 @@ import { presentFolder } from './folders.presenter.js';
 export interface FolderRoutesDeps {
   folders: FolderService;
   trash: TrashService;
+  /** Keeps list answers while the owner's drive is unchanged. */
+  answers: AnswerCache;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
@@ -21,12 +24,14 @@ function withoutBrackets(query: unknown): Record<string, unknown> {
 }
 
 export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void {
-  const { folders, trash } = deps;
+  const { folders, trash, answers } = deps;
   const auth = { preHandler: deps.requireAuth };
 
-  app.get('/folder-service/list', auth, async (request): Promise<FolderDto[]> => {
-    return (await folders.list(authOf(request).accountId, parseInput(listFoldersQuery, request.query))).map(presentFolder);
-  });
+  app.get('/folder-service/list', auth, async (request, reply) =>
+    sendCachedJson(answers, request, reply, 'folder-list', async (): Promise<FolderDto[]> => {
+      return (await folders.list(authOf(request).accountId, parseInput(listFoldersQuery, request.query))).map(presentFolder);
+    }),
+  );
 
   app.get('/folder-service/info/:id', auth, async (request): Promise<FolderDto> => {
     return presentFolder(await folders.get(authOf(request).accountId, parseInput(idParams, request.params).id));

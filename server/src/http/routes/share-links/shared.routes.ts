@@ -43,9 +43,12 @@ const accessOf = (request: FastifyRequest) => request.cookies[ACCESS_COOKIE];
 export function sharedRoutes(app: FastifyInstance, deps: SharedRoutesDeps): void {
   const { access } = deps;
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(PUBLIC_PREFIX)) return;
-    void reply.header('cache-control', NO_STORE).header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
+  // A plain hook, not an async one: it runs on every request of the server.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith(PUBLIC_PREFIX)) {
+      void reply.header('cache-control', NO_STORE).header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
+    }
+    done();
   });
 
   const enter = (request: FastifyRequest) => {

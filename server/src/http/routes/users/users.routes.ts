@@ -16,6 +16,7 @@ import { InvalidError } from '../../../domain/errors.js';
 import { toUserDto, type AccountService } from '../../../services/account.service.js';
 import type { SessionService } from '../../../services/session.service.js';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies } from '../../cookies.js';
+import { sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf, browserIdOf } from '../../plugins/auth.js';
 import { callerOf } from '../../caller.js';
 import { parseInput } from '../../validation.js';
@@ -23,12 +24,14 @@ import { parseInput } from '../../validation.js';
 export interface UserRoutesDeps {
   accounts: AccountService;
   sessions: SessionService;
+  /** Keeps the user answer while the account (its drive version) is unchanged. */
+  answers: AnswerCache;
   requireAuth: preHandlerAsyncHookHandler;
   secureCookies: boolean;
 }
 
 export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
-  const { accounts, sessions, requireAuth, secureCookies } = deps;
+  const { accounts, sessions, answers, requireAuth, secureCookies } = deps;
   const auth = { preHandler: requireAuth };
   const browserId = (request: Parameters<typeof browserIdOf>[0]): string => {
     const id = browserIdOf(request);
@@ -51,7 +54,9 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
     return { user: toUserDto(account) };
   });
 
-  app.get('/user-service/user', auth, async (request): Promise<UserDto> => toUserDto(await accounts.get(authOf(request).accountId)));
+  app.get('/user-service/user', auth, async (request, reply) =>
+    sendCachedJson(answers, request, reply, 'user', async (): Promise<UserDto> => toUserDto(await accounts.get(authOf(request).accountId))),
+  );
 
   app.get('/user-service/user-detailed', auth, async (request): Promise<UserDetailedDto> => {
     const account = await accounts.get(authOf(request).accountId);
