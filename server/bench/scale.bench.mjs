@@ -260,9 +260,15 @@ async function generateDrive(db, dialect, ownerId, { files, top, sub, big, rootF
 // ---------------------------------------------------------------------------------------------
 // HTTP measurements against the running server.
 
+let fresh = 0;
+
 function client(base, session) {
   const headers = { uuid: session.uuid, cookie: session.cookie };
   return async function call(url, { method = 'GET', body } = {}) {
+    // A parameter the routes ignore, new for every read: the figures are the database's, not those
+    // of an answer the server kept from the previous sample (it keeps list answers while a drive
+    // does not change).
+    if (method === 'GET') url += `${url.includes('?') ? '&' : '?'}fresh=${++fresh}`;
     const response = await fetch(base + url, {
       method,
       headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
