@@ -103,7 +103,8 @@ export class FolderRepository {
   /**
    * Serialises changes to one owner's folder tree (moves, trash, restore, inserts into a folder)
    * until the transaction ends, across server processes. SQLite needs nothing: its one connection
-   * runs one transaction at a time.
+   * runs one transaction at a time. (A trash or restore cascade that SQLite commits in batches spans
+   * several transactions; TrashService orders those of one owner itself.)
    */
   async lockTree(ownerId: string): Promise<void> {
     if (this.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`folder-tree:${ownerId}`}))`.execute(this.db);

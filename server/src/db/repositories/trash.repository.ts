@@ -1,3 +1,4 @@
+import { PostgresAdapter } from 'kysely';
 import type { Db } from '../database.js';
 
 export interface RemovedContent {
@@ -8,28 +9,89 @@ export interface RemovedContent {
 }
 
 /**
- * Trash state changes that span the file and folder tables. Callers run these inside one
+ * The files of a folder's subtree following the folder into the trash or out of it. Written with
+ * the folder's own change and removed with the last of its files, so a cascade a stopped server
+ * left half-done is found and finished.
+ */
+export interface Cascade {
+  id: string;
+  ownerId: string;
+  /** The folder trashed or restored. */
+  folderId: string;
+  action: 'trash' | 'restore';
+  /** Trash: the time its files get (the folder's own). */
+  trashedAt: number | null;
+  /** Restore: the `trashed_via` values of the files that come back. */
+  cascades: string[];
+}
+
+// A type, not an interface: `withTables` takes a record of tables.
+type CascadeTables = {
+  trashCascade: {
+    id: string;
+    ownerId: string;
+    folderId: string;
+    action: string;
+    trashedAt: number | null;
+    cascades: string;
+    createdAt: number;
+  };
+  trashCascadeFolder: { cascadeId: string; folderId: string };
+};
+
+/**
+ * Rows one UPDATE of a cascade changes at most: on PostgreSQL well under its statement timeout; on
+ * SQLite, where every statement holds up the whole server while it runs, a few milliseconds' work.
+ */
+const ROWS_PER_STATEMENT = { batched: 100, whole: 1000 };
+/** What visiting one folder of a cascade counts for against a step's row budget. */
+const FOLDER_VISIT_COST = 20;
+
+/** How far one `cascadeStep` goes: about `rows` files, and no statement begun after `until` (a `performance.now()` time) but the first. */
+export interface CascadeBudget {
+  rows: number;
+  until?: number;
+}
+
+/**
+ * Trash state changes that span the file and folder tables, each run inside the caller's
  * transaction. An item trashed along with a folder records that folder in `trashed_via`,
  * so restoring the folder brings back exactly what its trashing took.
  */
 export class TrashRepository {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Whether long cascades commit in batches: SQLite runs one transaction at a time on its one
+   * connection, so a cascade in one transaction would hold up every other request. PostgreSQL
+   * runs them side by side and keeps a cascade in the transaction that trashes the folder.
+   */
+  get commitsCascadesInBatches(): boolean {
+    return !(this.db.getExecutor().adapter instanceof PostgresAdapter);
+  }
+
   async trashFile(id: string, now: number): Promise<void> {
     await this.db.updateTable('file').set({ trashedAt: now, trashedVia: null }).where('id', '=', id).execute();
   }
 
-  async trashFolder(folderId: string, subtreeIds: string[], now: number): Promise<void> {
+  /**
+   * Trashes a folder and the active folders of its subtree; answers the folder and those (their
+   * files follow by `cascadeStep`). Folders trashed before keep their own trashing.
+   */
+  async trashFolder(folderId: string, subtreeIds: string[], now: number): Promise<string[]> {
     await this.db.updateTable('folder').set({ trashedAt: now, trashedVia: null }).where('id', '=', folderId).execute();
+    const taken = [folderId];
     for (const ids of chunks(subtreeIds.filter((id) => id !== folderId))) {
-      await this.db
+      const rows = await this.db
         .updateTable('folder')
         .set({ trashedAt: now, trashedVia: folderId })
         .where('id', 'in', ids)
         .where('trashedAt', 'is', null)
+        .returning('id')
         .execute();
+      taken.push(...rows.map((r) => r.id));
     }
-    for (const ids of chunks(subtreeIds)) await this.updateFilesIn(ids, 'trashedAt', 'is', null, { trashedAt: now, trashedVia: folderId });
+    return taken;
   }
 
   async restoreFile(id: string, folderId: string | null, now: number): Promise<void> {
@@ -37,8 +99,8 @@ export class TrashRepository {
   }
 
   /**
-   * Restores a folder and what was trashed with it: items in its subtree whose `trashed_via`
-   * is one of `cascades` (the folder itself, and the ancestor whose trashing took it along).
+   * Restores a folder and the folders of its subtree whose `trashed_via` is one of `cascades` (the
+   * folder itself, and the ancestor whose trashing took it along); their files follow by `cascadeStep`.
    */
   async restoreFolder(folderId: string, parentId: string | null, subtreeIds: string[], cascades: string[], now: number): Promise<void> {
     await this.db
@@ -53,26 +115,117 @@ export class TrashRepository {
         .where('id', 'in', ids)
         .where('trashedVia', 'in', cascades)
         .execute();
-      await this.updateFilesIn(ids, 'trashedVia', 'in', cascades, { trashedAt: null, trashedVia: null });
     }
   }
 
-  /**
-   * Sets `values` on the files of `folderIds` whose `column` matches, by id a few hundred a
-   * statement: one UPDATE over a 100,000-file folder ran past PostgreSQL's statement timeout.
-   * Same transaction, same rows; the match is checked again as each batch is written.
-   */
-  private async updateFilesIn(
-    folderIds: string[],
-    column: 'trashedAt' | 'trashedVia',
-    op: 'is' | 'in',
-    match: null | string[],
-    values: { trashedAt: number | null; trashedVia: string | null },
-  ): Promise<void> {
-    const files = await this.db.selectFrom('file').select('id').where('folderId', 'in', folderIds).where(column, op, match).execute();
-    for (const batch of chunks(files.map((f) => f.id))) {
-      await this.db.updateTable('file').set(values).where('id', 'in', batch).where(column, op, match).execute();
+  /** Records a cascade over the files of `folderIds` (the subtree as it was when it began). */
+  async beginCascade(cascade: Cascade, folderIds: string[], now: number): Promise<void> {
+    const db = this.db.withTables<CascadeTables>();
+    await db
+      .insertInto('trashCascade')
+      .values({
+        id: cascade.id,
+        ownerId: cascade.ownerId,
+        folderId: cascade.folderId,
+        action: cascade.action,
+        trashedAt: cascade.trashedAt,
+        cascades: JSON.stringify(cascade.cascades),
+        createdAt: now,
+      })
+      .execute();
+    for (const ids of chunks(folderIds)) {
+      await db
+        .insertInto('trashCascadeFolder')
+        .values(ids.map((folderId) => ({ cascadeId: cascade.id, folderId })))
+        .execute();
     }
+  }
+
+  /** Cascades left unfinished (by a stopped server), of one owner or of all. */
+  async unfinishedCascades(ownerId?: string): Promise<Cascade[]> {
+    let query = this.db.withTables<CascadeTables>().selectFrom('trashCascade').selectAll().orderBy('createdAt').orderBy('id');
+    if (ownerId !== undefined) query = query.where('ownerId', '=', ownerId);
+    const rows = await query.execute();
+    return rows.map((r) => ({
+      id: r.id,
+      ownerId: r.ownerId,
+      folderId: r.folderId,
+      action: r.action === 'restore' ? 'restore' : 'trash',
+      trashedAt: r.trashedAt === null ? null : Number(r.trashedAt),
+      cascades: JSON.parse(r.cascades) as string[],
+    }));
+  }
+
+  /**
+   * Moves the cascade on, folder by folder, within `budget`. Answers whether it is done (its record
+   * gone) and the rows left of the budget. Idempotent: a file already done no longer matches.
+   */
+  async cascadeStep(cascade: Cascade, budget: CascadeBudget): Promise<{ done: boolean; left: number }> {
+    const db = this.db.withTables<CascadeTables>();
+    const perStatement = this.commitsCascadesInBatches ? ROWS_PER_STATEMENT.batched : ROWS_PER_STATEMENT.whole;
+    let left = budget.rows;
+    // At least one statement, however late: every step moves the cascade on.
+    for (let first = true; left > 0 && (first || budget.until === undefined || performance.now() < budget.until); first = false) {
+      const next = await db
+        .selectFrom('trashCascadeFolder')
+        .select('folderId')
+        .where('cascadeId', '=', cascade.id)
+        .orderBy('folderId')
+        .limit(1)
+        .executeTakeFirst();
+      if (!next) {
+        await db.deleteFrom('trashCascade').where('id', '=', cascade.id).execute();
+        return { done: true, left };
+      }
+      const wanted = Math.min(left, perStatement);
+      const changed = await this.cascadeFiles(cascade, next.folderId, wanted);
+      left -= changed + FOLDER_VISIT_COST;
+      if (changed < wanted) {
+        await db.deleteFrom('trashCascadeFolder').where('cascadeId', '=', cascade.id).where('folderId', '=', next.folderId).execute();
+      }
+    }
+    return { done: false, left: Math.max(left, 0) };
+  }
+
+  /** Up to `limit` files of one folder follow the cascade; answers how many did. */
+  private async cascadeFiles(cascade: Cascade, folderId: string, limit: number): Promise<number> {
+    if (cascade.action === 'trash') {
+      const result = await this.db
+        .updateTable('file')
+        .set({ trashedAt: cascade.trashedAt, trashedVia: cascade.folderId })
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('file')
+            .select('id')
+            .where('ownerId', '=', cascade.ownerId)
+            .where('folderId', '=', folderId)
+            .where('trashedAt', 'is', null)
+            .limit(limit),
+        )
+        .where('trashedAt', 'is', null)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    }
+    let changed = 0;
+    // One value at a time: each is an equality the partial index `file_cascade_idx` answers.
+    for (const via of cascade.cascades) {
+      if (changed >= limit) break;
+      const result = await this.db
+        .updateTable('file')
+        .set({ trashedAt: null, trashedVia: null })
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('file')
+            .select('id')
+            .where('folderId', '=', folderId)
+            .where('trashedVia', '=', via)
+            .limit(limit - changed),
+        )
+        .where('trashedVia', '=', via)
+        .executeTakeFirst();
+      changed += Number(result.numUpdatedRows);
+    }
+    return changed;
   }
 
   /** Deletes files and whole folder subtrees (given as every folder id in them). */
