@@ -467,6 +467,15 @@ async function trashFigures(base, big, small, bigDrive, smallDrive) {
     console.log(`  ${label}: ${fmt(r.ms)} ms${r.error ? `, FAILED: ${r.error}` : ''}`);
     console.log(`    other account's list calls meanwhile: ${other50(r.during)}  (idle before: ${other50(r.before)})`);
   };
+  // Alone first: no other request waits, as on a drive with one person using it.
+  const alone = async (url) => {
+    const t0 = performance.now();
+    await call(url, { method: 'PATCH', body: { id: archive.id } });
+    return performance.now() - t0;
+  };
+  const aloneTrash = await alone('/folder-service/trash');
+  const aloneRestore = await alone('/folder-service/restore');
+  console.log(`  trash the big folder with no other request: ${fmt(aloneTrash)} ms; restore it: ${fmt(aloneRestore)} ms`);
   const trash = await underLoad(call, other, smallDrive, '/folder-service/trash', archive.id);
   report(`trash the big folder (${BIG_FILES} files + ${descendants} subfolders and their files)`, trash);
   if (trash.error) return;
