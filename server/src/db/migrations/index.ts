@@ -19,6 +19,7 @@ import * as securityEvent from './2026_11_26_0410_security_event.js';
 import * as pgActiveDriveIndexes from './2026_11_27_0500_pg_active_drive_indexes.js';
 import * as driveVersion from './2026_11_28_0600_drive_version.js';
 import * as trashCascade from './2026_11_29_0700_trash_cascade.js';
+import * as sqliteRecentInListOrder from './2026_11_30_0800_sqlite_recent_in_list_order.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0500_pg_active_drive_indexes': pgActiveDriveIndexes,
   '2026_11_28_0600_drive_version': driveVersion,
   '2026_11_29_0700_trash_cascade': trashCascade,
+  '2026_11_30_0800_sqlite_recent_in_list_order': sqliteRecentInListOrder,
 };
