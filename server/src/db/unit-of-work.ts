@@ -11,7 +11,12 @@ export interface DriveRepositories {
 }
 
 export function driveRepositories(db: Db, dialect: Dialect): DriveRepositories {
-  return { db, files: new FileRepository(db, dialect), folders: new FolderRepository(db, dialect), trash: new TrashRepository(db) };
+  return {
+    db,
+    files: new FileRepository(db, dialect),
+    folders: new FolderRepository(db, dialect),
+    trash: new TrashRepository(db, dialect),
+  };
 }
 
 /** Runs `work` in one transaction with repositories bound to it. */

@@ -1,5 +1,4 @@
-import { PostgresAdapter } from 'kysely';
-import type { Db } from '../database.js';
+import type { Db, Dialect } from '../database.js';
 
 export interface RemovedContent {
   /** Stored objects (file bytes and thumbnails) that no row refers to any more. */
@@ -59,7 +58,10 @@ export interface CascadeBudget {
  * so restoring the folder brings back exactly what its trashing took.
  */
 export class TrashRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
 
   /**
    * Whether long cascades commit in batches: SQLite runs one transaction at a time on its one
@@ -67,7 +69,7 @@ export class TrashRepository {
    * runs them side by side and keeps a cascade in the transaction that trashes the folder.
    */
   get commitsCascadesInBatches(): boolean {
-    return !(this.db.getExecutor().adapter instanceof PostgresAdapter);
+    return this.dialect === 'sqlite';
   }
 
   async trashFile(id: string, now: number): Promise<void> {
