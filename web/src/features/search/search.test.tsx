@@ -18,6 +18,17 @@ const focusUntilOpen = (field: HTMLElement) =>
     fireEvent.focus(field);
     expect(screen.getByTestId('search-dropdown')).toBeTruthy();
   });
+/**
+ * Types into the bar until its dropdown shows: while the page first loads, the layout may mount
+ * the bar afresh (losing what was typed) or close its dropdown once.
+ */
+const typeUntilOpen = (value: string) =>
+  waitFor(() => {
+    const field = screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search files and folders' });
+    if (field.value !== value) fireEvent.change(field, { target: { value } });
+    fireEvent.focus(field);
+    expect(screen.getByTestId('search-dropdown')).toBeTruthy();
+  });
 
 describe('search dropdown (SPEC §2, §4)', () => {
   it('asks 500 ms after typing stops and lists folders first, then files', async () => {
@@ -46,7 +57,7 @@ describe('search dropdown (SPEC §2, §4)', () => {
     mockDrive();
     onRequest('GET', '/file-service/suggested-list', { status: 200, data: { folderList: [], fileList: [] } });
     renderApp('/home', { user: testUser });
-    fireEvent.change(await input(), { target: { value: 'zzz' } });
+    await typeUntilOpen('zzz');
     expect(await within(await dropdown()).findByText('No Results')).toBeTruthy();
     fireEvent.pointerDown(document.body);
     expect(screen.queryByTestId('search-dropdown')).toBeNull();
@@ -58,9 +69,7 @@ describe('search dropdown (SPEC §2, §4)', () => {
     mockDrive({ info: [folder] });
     onRequest('GET', '/file-service/suggested-list', { status: 200, data: { folderList: [folder], fileList: [file] } });
     const { router, store } = renderApp('/home', { user: testUser });
-    const field = await input();
-    fireEvent.change(field, { target: { value: 'inv' } });
-    await focusUntilOpen(field);
+    await typeUntilOpen('inv');
     fireEvent.click(await within(await dropdown()).findByRole('option', { name: 'invoice.pdf' }));
     expect(store.getState().selection.popupModal).toEqual({ type: 'file', file });
     expect(screen.queryByTestId('search-dropdown')).toBeNull();
@@ -79,7 +88,7 @@ describe('search dropdown (SPEC §2, §4)', () => {
     mockDrive({ info: [folder] });
     onRequest('GET', '/file-service/suggested-list', { status: 200, data: { folderList: [folder], fileList: [] } });
     const { router } = renderApp('/trash', { user: testUser });
-    fireEvent.change(await input(), { target: { value: 'old' } });
+    await typeUntilOpen('old');
     fireEvent.click(await within(await dropdown()).findByRole('option', { name: 'old' }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/folder-trash/${folder._id}`));
     expect(requestsTo('GET', '/file-service/suggested-list')[0]?.params).toEqual({ search: 'old', trashMode: 'true' });
