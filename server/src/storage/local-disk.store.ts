@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, rm, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { Writable, type Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertValidKey, assertValidRange, isValidKey } from './blob-key.js';
 import { BlobNotFoundError, type ByteRange, type GrowableBlobStore, type ListableBlobStore, type StoredObject } from './blob-store.js';
@@ -116,10 +116,10 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
       if (isMissing(err)) throw new BlobNotFoundError(key);
       throw err;
     }
-    // A range past the end of the file yields fewer (or no) bytes, as S3 clips it too. Reads of
-    // 512 KiB cost far fewer syscalls than the 64 KiB default and usually hold whole chunks of
-    // the encrypted format, which are then opened without a copy.
-    return handle.createReadStream({ ...range, highWaterMark: READ_BUFFER_BYTES });
+    const pieces = Readable.from(readPieces(handle, range?.start ?? 0, range?.end ?? Infinity), { objectMode: false });
+    // However the stream ends: read to the end, failed, or destroyed before its first read.
+    pieces.once('close', () => void handle.close().catch(() => {}));
+    return pieces;
   }
 
   async stat(key: string): Promise<{ size: number } | null> {
@@ -326,4 +326,29 @@ function isMissing(err: unknown): boolean {
 
 function ignoreMissing(err: unknown): void {
   if (!isMissing(err)) throw err;
+}
+
+/**
+ * The bytes of an open file from `start` to `end` (inclusive). A range past the end of the file
+ * yields fewer (or no) bytes, as S3 clips it too. Reads of 512 KiB cost far fewer syscalls than a
+ * stream's 64 KiB and usually hold whole chunks of the encrypted format, which are then opened
+ * without a copy. A read that comes back short has met the end of the file (stored objects never
+ * grow), so no further read is spent learning that: with many small files (a zip) that is one
+ * read in every two or three.
+ */
+async function* readPieces(handle: FileHandle, start: number, end: number): AsyncGenerator<Buffer> {
+  for (let position = start; position <= end;) {
+    const wanted = Math.min(READ_BUFFER_BYTES, end + 1 - position);
+    const buffer = Buffer.allocUnsafeSlow(wanted);
+    const { bytesRead } = await handle.read(buffer, 0, wanted, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    if (bytesRead === wanted) {
+      yield buffer;
+      continue;
+    }
+    // A short tail is copied out, so the rest of its buffer is not held while it is used.
+    yield bytesRead < wanted / 4 ? Buffer.from(buffer.subarray(0, bytesRead)) : buffer.subarray(0, bytesRead);
+    return;
+  }
 }

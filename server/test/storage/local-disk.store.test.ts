@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readlink, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
@@ -80,6 +80,35 @@ describe('local disk store', () => {
     const store = new LocalDiskStore(path.join(root, 'nested', 'files'));
     await store.put('k', streamOf(Buffer.from('x')));
     expect(await store.stat('k')).toEqual({ size: 1 });
+  });
+
+  it('reads objects of every size around its read size exactly, whole and in ranges', async () => {
+    const store = new LocalDiskStore(root);
+    const read = 512 * 1024;
+    for (const size of [0, 1, read - 1, read, read + 1, 2 * read + 3]) {
+      const body = randomBytes(size);
+      await store.put(`sized-${size}`, streamOf(body));
+      expect((await readAll(store.get(`sized-${size}`))).equals(body)).toBe(true);
+      if (size < 2) continue;
+      const range = { start: 1, end: size + 10 };
+      expect((await readAll(store.get(`sized-${size}`, range))).equals(body.subarray(1))).toBe(true);
+    }
+  });
+
+  it('closes the file however its stream ends: read whole, stopped early, or never read', async () => {
+    const store = new LocalDiskStore(root);
+    await store.put('held', streamOf(randomBytes(3 * 512 * 1024)));
+    const openFiles = async () => {
+      const fds = await readdir('/proc/self/fd');
+      const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+      return targets.filter((target) => target.startsWith(root)).length;
+    };
+    await readAll(store.get('held'));
+    const stopped = await store.get('held');
+    for await (const piece of stopped) if (piece) break;
+    const unread = await store.get('held');
+    unread.destroy();
+    await expect.poll(openFiles).toBe(0);
   });
 
   describe('growing an object in place', () => {
