@@ -1,8 +1,7 @@
-import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 
 export type ZipEntry =
-  | { kind: 'file'; path: string; size: number; mtime: Date; open: () => Promise<Readable> }
+  | { kind: 'file'; path: string; size: number; mtime: Date; open: () => Promise<AsyncIterable<Buffer>> }
   | { kind: 'directory'; path: string; mtime: Date };
 
 /** What the central directory needs of each entry; the contents are long gone by then. */
@@ -143,20 +142,34 @@ class Batch {
 
 const BATCH_BYTES = 64 * 1024;
 
+/** A file's contents, its first piece already on its way. */
+interface Opened {
+  pieces: AsyncIterator<Buffer>;
+  first: Promise<IteratorResult<Buffer>>;
+}
+
+async function openEarly(open: () => Promise<AsyncIterable<Buffer>>): Promise<Opened> {
+  const pieces = (await open())[Symbol.asyncIterator]();
+  const first = pieces.next();
+  first.catch(() => {}); // awaited when its turn comes; until then a failure is not unhandled
+  return { pieces, first };
+}
+
 /**
- * Each entry with its contents opening, the next file's already opening while this one streams:
- * with many small files, opening one (a lookup, a key to unwrap, a file to open) would otherwise
- * stall the archive between every two. At most one file is open ahead.
+ * Each entry with its contents opening and their first piece being read, the next file's already
+ * under way while this one streams: with many small files, opening one (a lookup, a key to unwrap,
+ * a file to open and read) would otherwise stall the archive between every two. At most one file
+ * is open ahead.
  */
-async function* openedAhead(entries: AsyncIterable<ZipEntry>): AsyncGenerator<{ entry: ZipEntry; contents?: Promise<Readable> }> {
+async function* openedAhead(entries: AsyncIterable<ZipEntry>): AsyncGenerator<{ entry: ZipEntry; contents?: Promise<Opened> }> {
   const open = (entry: ZipEntry) => {
     if (entry.kind !== 'file' || entry.size === 0) return { entry };
-    const contents = entry.open();
-    contents.catch(() => {}); // awaited when its turn comes; until then a failure is not unhandled
+    const contents = openEarly(entry.open);
+    contents.catch(() => {});
     return { entry, contents };
   };
   const source = entries[Symbol.asyncIterator]();
-  let ahead: { entry: ZipEntry; contents?: Promise<Readable> } | undefined;
+  let ahead: { entry: ZipEntry; contents?: Promise<Opened> } | undefined;
   let current: typeof ahead;
   try {
     let next = await source.next();
@@ -173,7 +186,7 @@ async function* openedAhead(entries: AsyncIterable<ZipEntry>): AsyncGenerator<{ 
     for (const left of [current, ahead])
       if (left?.contents)
         void left.contents.then(
-          (stream) => stream.destroy(),
+          ({ pieces }) => pieces.return?.(),
           () => {},
         );
     await source.return?.();
@@ -208,11 +221,11 @@ export async function* zipStream(entries: AsyncIterable<ZipEntry>): AsyncGenerat
         yield batch.take();
         let size = 0;
         let crc = 0;
-        for await (const chunk of await contents!) {
-          const bytes = chunk as Buffer;
-          size += bytes.length;
-          crc = crc32(bytes, crc);
-          yield bytes;
+        const { pieces, first } = await contents!;
+        for (let piece = await first; !piece.done; piece = await pieces.next()) {
+          size += piece.value.length;
+          crc = crc32(piece.value, crc);
+          yield piece.value;
         }
         if (size !== entry.size) throw new Error(`${entry.path} held ${size} bytes, not ${entry.size}`);
         current.crc = crc;

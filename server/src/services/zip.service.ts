@@ -126,7 +126,7 @@ export class ZipService {
       path: fitZipPath(path),
       size: file.size,
       mtime: new Date(file.uploadedAt),
-      open: async () => (file.size === 0 ? Readable.from([]) : this.store.read(file.storageKey, file.wrappedKey, file.size)),
+      open: () => this.store.pieces(file.storageKey, file.wrappedKey, file.size),
     };
   }
 

@@ -118,6 +118,11 @@ export interface EncryptedStore {
    * if stored bytes were altered or truncated; it never yields unauthenticated bytes.
    */
   read(key: string, wrappedKey: string, size: number, range?: ByteRange): Promise<Readable>;
+  /**
+   * As `read`, as the plaintext pieces themselves: a reader that is itself a generator (the zip)
+   * pulls them with one stream layer fewer per piece. Ending the iteration early closes the object.
+   */
+  pieces(key: string, wrappedKey: string, size: number, range?: ByteRange): Promise<AsyncGenerator<Buffer>>;
   delete(key: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -81,6 +81,10 @@ export class ChunkedEncryptedStore implements EncryptedStore {
   }
 
   async read(key: string, wrappedKey: string, size: number, range?: ByteRange): Promise<Readable> {
+    return Readable.from(await this.pieces(key, wrappedKey, size, range), { objectMode: false });
+  }
+
+  async pieces(key: string, wrappedKey: string, size: number, range?: ByteRange): Promise<AsyncGenerator<Buffer>> {
     if (!Number.isSafeInteger(size) || size < 0) throw new RangeError(`Invalid plaintext size ${size}`);
     if (range) {
       assertValidRange(range);
@@ -104,7 +108,7 @@ export class ChunkedEncryptedStore implements EncryptedStore {
       plan = { ...base, first: 0, last: layout.finalIndex, startsWithHeader: true, slice: { start: 0, end: size - 1 } };
       stored = await this.inner.get(key);
     }
-    return Readable.from(openChunks(stored, plan), { objectMode: false });
+    return openChunks(stored, plan);
   }
 
   async delete(key: string): Promise<void> {

@@ -7,10 +7,11 @@ const MiB = 1024 * 1024;
 const ZEROS = Buffer.alloc(MiB);
 
 /** `count` MiB of zeros, always the same buffer, so the capture below can skip storing it. */
-function zeros(count: number): Readable {
+function zeros(count: number, onFirstRead?: () => void): Readable {
   let sent = 0;
   return new Readable({
     read() {
+      if (sent === 0) onFirstRead?.();
       this.push(sent++ < count ? ZEROS : null);
     },
   });
@@ -92,8 +93,9 @@ describe('zip writer', () => {
     await expect(stream.toArray()).rejects.toThrow(/held 3 bytes, not 10/);
   });
 
-  it('opens the next file while one streams, and closes what it opened when the archive stops early', async () => {
+  it('opens the next file and reads its first piece while one streams, and closes what it opened when the archive stops early', async () => {
     const opened: string[] = [];
+    const read: string[] = [];
     const streams = new Map<string, Readable>();
     async function* entries(): AsyncGenerator<ZipEntry> {
       for (const name of ['a', 'b', 'c', 'd'])
@@ -104,7 +106,7 @@ describe('zip writer', () => {
           mtime: new Date(),
           open: async () => {
             opened.push(name);
-            const stream = zeros(2);
+            const stream = zeros(2, () => read.push(name));
             streams.set(name, stream);
             return stream;
           },
@@ -118,6 +120,7 @@ describe('zip writer', () => {
       if (bytes > MiB) break;
     }
     expect(opened).toEqual(['a', 'b']);
+    expect(read).toEqual(['a', 'b']);
     await new Promise((resolve) => setImmediate(resolve));
     expect(streams.get('a')!.destroyed).toBe(true);
     expect(streams.get('b')!.destroyed).toBe(true);
