@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32 } from './crc32.js';
 
 export type ZipEntry =
   | { kind: 'file'; path: string; size: number; mtime: Date; open: () => Promise<AsyncIterable<Buffer>> }
