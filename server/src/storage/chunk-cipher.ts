@@ -52,7 +52,8 @@ export interface OpenPlan {
  */
 export async function* openChunks(stored: AsyncIterable<Buffer | string>, plan: OpenPlan): AsyncGenerator<Buffer> {
   const { layout } = plan;
-  const pending = Buffer.allocUnsafe(Math.max(HEADER_LENGTH, layout.chunkSize + TAG_LENGTH));
+  // Only for a record split between two pieces of the stored stream; most files never need it.
+  let pending: Buffer | undefined;
   let inHeader = plan.startsWithHeader;
   let index = plan.first;
   let needed = inHeader ? HEADER_LENGTH : recordLength(layout, index);
@@ -71,6 +72,7 @@ export async function* openChunks(stored: AsyncIterable<Buffer | string>, plan: 
         record = input.subarray(offset, offset + needed);
         offset += needed;
       } else {
+        pending ??= Buffer.allocUnsafe(Math.max(HEADER_LENGTH, layout.chunkSize + TAG_LENGTH));
         const copied = input.copy(pending, filled, offset, offset + needed - filled);
         filled += copied;
         offset += copied;

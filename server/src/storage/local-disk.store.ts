@@ -15,6 +15,12 @@ export interface LocalDiskStoreOptions {
 const TEMP_DIR = '.tmp';
 const DEFAULT_STALE_TEMP_MS = 60 * 60 * 1000;
 const READ_BUFFER_BYTES = 512 * 1024;
+/**
+ * The first read of an object is smaller: most files are small, and a buffer of a full read for
+ * each (a zip of many) is memory the garbage collector must then chase. It still holds a whole
+ * first chunk of the encrypted format.
+ */
+const FIRST_READ_BYTES = 128 * 1024;
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 const MAX_WRITE_PIECES = 1024;
 /** A piece written in place starts reaching the disk after this much, ahead of its final sync. */
@@ -338,7 +344,7 @@ function ignoreMissing(err: unknown): void {
  */
 async function* readPieces(handle: FileHandle, start: number, end: number): AsyncGenerator<Buffer> {
   for (let position = start; position <= end;) {
-    const wanted = Math.min(READ_BUFFER_BYTES, end + 1 - position);
+    const wanted = Math.min(position === start ? FIRST_READ_BYTES : READ_BUFFER_BYTES, end + 1 - position);
     const buffer = Buffer.allocUnsafeSlow(wanted);
     const { bytesRead } = await handle.read(buffer, 0, wanted, position);
     if (bytesRead === 0) return;
