@@ -17,4 +17,10 @@ function nativeCrc32(): Crc32 | undefined {
   }
 }
 
-export const crc32: Crc32 = nativeCrc32() ?? ((data, previous) => zlibCrc32(data, previous));
+let chosen: Crc32 | undefined;
+
+/** Loaded with the first zip, not at start: a server that never zips keeps its memory. */
+export const crc32: Crc32 = (data, previous) => {
+  chosen ??= nativeCrc32() ?? ((piece, carried) => zlibCrc32(piece, carried));
+  return chosen(data, previous);
+};
