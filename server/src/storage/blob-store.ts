@@ -16,8 +16,12 @@ export interface BlobStore {
    * if the stream errors or the write fails, nothing is left under `key` or anywhere else.
    */
   put(key: string, body: Readable): Promise<{ size: number }>;
-  /** The stored bytes, or only `range` of them. Throws BlobNotFoundError when absent. */
-  get(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * The stored bytes, or only `range` of them. Throws BlobNotFoundError when absent.
+   * `expectedSize`, when the caller knows it, lets a store size its reads; the bytes returned
+   * are the same whatever it says.
+   */
+  get(key: string, range?: ByteRange, expectedSize?: number): Promise<Readable>;
   /** Size of the stored object, or null when absent. */
   stat(key: string): Promise<{ size: number } | null>;
   /** Removes the object; removing an absent key is not an error. */

@@ -106,7 +106,7 @@ export class ChunkedEncryptedStore implements EncryptedStore {
     } else {
       // The whole object, unranged, so a stored object longer than it should be is noticed too.
       plan = { ...base, first: 0, last: layout.finalIndex, startsWithHeader: true, slice: { start: 0, end: size - 1 } };
-      stored = await this.inner.get(key);
+      stored = await this.inner.get(key, undefined, layout.storedSize);
     }
     return openChunks(stored, plan);
   }
