@@ -152,10 +152,22 @@ try {
       }),
     );
   }
+  // Beside a single file of the same size, downloaded in turn with the zip, so both meet the
+  // machine in the same state.
+  const whole = JSON.parse(
+    execFileSync('curl', ['-s', '-S', ...auth, '-F', 'parent=/', '-F', `file=@${source}`, `${nimbus.base}/file-service/upload`], {
+      encoding: 'utf8',
+      maxBuffer: 16 * MB,
+    }),
+  );
   const zips = [];
-  for (let round = 0; round < ROUNDS; round++)
+  const singles = [];
+  for (let round = 0; round < Math.max(ROUNDS, 3); round++) {
+    singles.push(curl([...auth, `${nimbus.base}/file-service/download/${whole._id}`]));
     zips.push(curl([...auth, `${nimbus.base}/folder-service/download-zip?folderIDs[]=${folder._id}`]));
+  }
   const zipRate = (piece.length * FILES) / MB / Math.min(...zips);
+  const singleRate = SIZE / MB / Math.min(...singles);
 
   const rate = (seconds) => SIZE / MB / seconds;
   const best = (list) => Math.max(...list.map(rate));
@@ -178,7 +190,9 @@ try {
     `  Range of 1 MiB in the middle: ${(Math.min(...ranges) * 1000).toFixed(1)} ms (the whole file: ${(Math.min(...runs.nimbus.down) * 1000).toFixed(0)} ms)`,
   );
   console.log(
-    `  zip of ${FILES} files (${((piece.length * FILES) / MB).toFixed(0)} MiB): ${zipRate.toFixed(0)} MB/s, ${pct(zipRate, best(runs.nimbus.down))} of the single-file download`,
+    `  zip of ${FILES} files (${((piece.length * FILES) / MB).toFixed(0)} MiB): ${zipRate.toFixed(0)} MB/s, ${pct(zipRate, singleRate)} of the single-file download in turn with it (${singleRate.toFixed(0)} MB/s; rounds ${zips
+      .map((z, i) => pct(singles[i], z))
+      .join(', ')})`,
   );
   const mb = (list) => (list.length ? `${Math.max(...list).toFixed(0)} MB [${list.map((v) => v.toFixed(0)).join(', ')}]` : 'unknown');
   console.log(
