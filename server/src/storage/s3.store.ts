@@ -210,15 +210,26 @@ function statusOf(err: unknown): number | undefined {
 function trackSource(body: Readable): { stream: Readable; state: { size: number; error: unknown } } {
   const state = { size: 0, error: undefined as unknown };
   async function* pass(): AsyncGenerator<Buffer> {
+    const pieces = (body as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();
     try {
-      for await (const chunk of body as AsyncIterable<Buffer | string>) {
-        const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      for (;;) {
+        let next: IteratorResult<Buffer | string>;
+        try {
+          next = await pieces.next();
+        } catch (err) {
+          // Only a failure of the body itself is recorded. When the upload gives up, it aborts
+          // this stream, and that AbortError arrives at the yield below: the store's own error
+          // (throttling, say) is the one to report, not the abort it caused.
+          state.error = err;
+          throw err;
+        }
+        if (next.done) return;
+        const buffer = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
         state.size += buffer.length;
         yield buffer;
       }
-    } catch (err) {
-      state.error = err;
-      throw err;
+    } finally {
+      await pieces.return?.();
     }
   }
   return { stream: Readable.from(pass(), { objectMode: false }), state };
