@@ -124,7 +124,8 @@ export interface EncryptedStore {
   read(key: string, wrappedKey: string, size: number, range?: ByteRange): Promise<Readable>;
   /**
    * As `read`, as the plaintext pieces themselves: a reader that is itself a generator (the zip)
-   * pulls them with one stream layer fewer per piece. Ending the iteration early closes the object.
+   * pulls them with one stream layer fewer per piece. Ending the iteration early closes the object;
+   * a generator never begun holds it open, so ask for the first piece at once.
    */
   pieces(key: string, wrappedKey: string, size: number, range?: ByteRange): Promise<AsyncGenerator<Buffer>>;
   delete(key: string): Promise<void>;
