@@ -88,6 +88,16 @@ try {
   servers.push(bare, cryptoPipe, nimbus);
   const { session } = await signUp(nimbus.base);
   const auth = ['-H', `cookie: ${session.cookie}`, '-H', `uuid: ${session.uuid}`];
+  /** The source file uploaded to the root with curl: its id and curl's seconds. */
+  const uploadSource = () => {
+    const upload = execFileSync(
+      'curl',
+      ['-s', '-S', '-w', '\\n%{time_total}', ...auth, '-F', 'parent=/', '-F', `file=@${source}`, `${nimbus.base}/file-service/upload`],
+      { encoding: 'utf8', maxBuffer: 16 * MB },
+    );
+    const [json, seconds] = upload.trim().split('\n');
+    return { id: JSON.parse(json)._id, seconds: Number(seconds) };
+  };
 
   const runs = { bare: { up: [], down: [] }, crypto: { up: [], down: [] }, nimbus: { up: [], down: [] } };
   const peaks = { up: [], down: [] };
@@ -106,14 +116,8 @@ try {
       loads.push(os.loadavg()[0]);
       if (kind === 'nimbus') {
         const peaksKnown = resetPeak(pid);
-        const upload = execFileSync(
-          'curl',
-          ['-s', '-S', '-w', '\\n%{time_total}', ...auth, '-F', 'parent=/', '-F', `file=@${source}`, `${nimbus.base}/file-service/upload`],
-          { encoding: 'utf8', maxBuffer: 16 * MB },
-        );
-        const [json, seconds] = upload.trim().split('\n');
-        const id = JSON.parse(json)._id;
-        runs.nimbus.up.push(Number(seconds));
+        const { id, seconds } = uploadSource();
+        runs.nimbus.up.push(seconds);
         if (peaksKnown) peaks.up.push(memory(pid).peak);
         resetPeak(pid);
         runs.nimbus.down.push(curl([...auth, `${nimbus.base}/file-service/download/${id}`]));
@@ -157,16 +161,11 @@ try {
   }
   // Beside a single file of the same size, downloaded in turn with the zip, so both meet the
   // machine in the same state.
-  const whole = JSON.parse(
-    execFileSync('curl', ['-s', '-S', ...auth, '-F', 'parent=/', '-F', `file=@${source}`, `${nimbus.base}/file-service/upload`], {
-      encoding: 'utf8',
-      maxBuffer: 16 * MB,
-    }),
-  );
+  const whole = uploadSource();
   const zips = [];
   const singles = [];
   for (let round = 0; round < Math.max(ROUNDS, 3); round++) {
-    singles.push(curl([...auth, `${nimbus.base}/file-service/download/${whole._id}`]));
+    singles.push(curl([...auth, `${nimbus.base}/file-service/download/${whole.id}`]));
     zips.push(curl([...auth, `${nimbus.base}/folder-service/download-zip?folderIDs[]=${folder._id}`]));
   }
   const zipRate = (piece.length * FILES) / MB / Math.min(...zips);

@@ -10,8 +10,7 @@ type Crc32 = (data: Uint8Array, previous?: number) => number;
  */
 function nativeCrc32(): Crc32 | undefined {
   try {
-    const native = createRequire(import.meta.url)('@node-rs/crc32') as { crc32: (data: Uint8Array, previous?: number) => number };
-    return (data, previous) => native.crc32(data, previous);
+    return (createRequire(import.meta.url)('@node-rs/crc32') as { crc32: Crc32 }).crc32;
   } catch {
     return undefined;
   }
@@ -21,6 +20,6 @@ let chosen: Crc32 | undefined;
 
 /** Loaded with the first zip, not at start: a server that never zips keeps its memory. */
 export const crc32: Crc32 = (data, previous) => {
-  chosen ??= nativeCrc32() ?? ((piece, carried) => zlibCrc32(piece, carried));
+  chosen ??= nativeCrc32() ?? zlibCrc32;
   return chosen(data, previous);
 };
