@@ -1,5 +1,5 @@
 import type { Db, Dialect } from '../database.js';
-import { isRareName, nameContains, ownerOfRareMatch } from '../queries/name-search.js';
+import { nameContains, ownerOfRareMatch, rareNameMatch } from '../queries/name-search.js';
 import type { FileTable, LinkType, MediaKind } from '../schema.js';
 
 export type FileRow = FileTable;
@@ -76,16 +76,16 @@ export class FileRepository {
   }
 
   async list(q: FileListQuery): Promise<FileRow[]> {
-    const rare = q.search !== undefined && (await isRareName(this.db, this.dialect, 'file', q.search));
+    const rare = q.search === undefined ? null : await rareNameMatch(this.db, this.dialect, 'file', q.ownerId, q.search);
     let query = this.db
       .selectFrom('file')
       .selectAll()
       .where(rare ? ownerOfRareMatch('file') : 'ownerId', '=', q.ownerId);
     if (q.mediaKinds) {
       query = query.where('mediaKind', 'in', q.mediaKinds).where('trashedAt', 'is', null);
-      if (q.search) query = query.where(nameContains(this.dialect, 'file', q.search, !rare));
+      if (q.search) query = query.where(nameContains(this.dialect, 'file', q.search, rare));
     } else if (q.search) {
-      query = query.where(nameContains(this.dialect, 'file', q.search, !rare));
+      query = query.where(nameContains(this.dialect, 'file', q.search, rare));
       query = q.trashMode ? query.where('trashedAt', 'is not', null) : query.where('trashedAt', 'is', null);
     } else if (q.trashMode && q.folderId === null) {
       query = query.where('trashedAt', 'is not', null).where('trashedVia', 'is', null);

@@ -1,7 +1,7 @@
 import { LIMITS } from '@nimbus/common';
 import { sql } from 'kysely';
 import type { Db, Dialect } from '../database.js';
-import { nameContains } from '../queries/name-search.js';
+import { nameContains, trigramPhrase } from '../queries/name-search.js';
 import type { FolderTable } from '../schema.js';
 
 export type FolderRow = FolderTable;
@@ -40,7 +40,7 @@ export class FolderRepository {
   list(q: FolderListQuery): Promise<FolderRow[]> {
     let query = this.db.selectFrom('folder').selectAll().where('ownerId', '=', q.ownerId);
     if (q.search) {
-      query = query.where(nameContains(this.dialect, 'folder', q.search));
+      query = query.where(nameContains(this.dialect, 'folder', q.search, trigramPhrase(q.search)));
       query = q.trashMode ? query.where('trashedAt', 'is not', null) : query.where('trashedAt', 'is', null);
     } else if (q.trashMode && q.parentId === null) {
       // The trash root shows the top-most trashed items only.
