@@ -194,6 +194,32 @@ async function* openedAhead(entries: AsyncIterable<ZipEntry>): AsyncGenerator<{ 
 }
 
 /**
+ * The exact length in bytes of the archive zipStream makes of `entries`, from their paths and
+ * sizes alone (entries are stored, so nothing depends on the contents): the records are the
+ * writer's own, built and measured.
+ */
+export function zipLength(entries: Iterable<ZipEntry>): number {
+  let offset = 0;
+  let directorySize = 0;
+  let count = 0;
+  for (const entry of entries) {
+    const isFile = entry.kind === 'file';
+    const written: Written = {
+      name: Buffer.from(entry.path),
+      mtime: entry.mtime,
+      isDirectory: !isFile,
+      offset,
+      size: isFile ? entry.size : 0,
+      crc: 0,
+    };
+    offset += localHeader(written).length + written.size + (isFile ? dataDescriptor(written).length : 0);
+    directorySize += centralRecord(written).length;
+    count++;
+  }
+  return offset + directorySize + endRecords(count, offset, directorySize).length;
+}
+
+/**
  * A zip archive (stored entries, UTF-8 names, ZIP64 where sizes, offsets or the entry count need
  * it) produced as it is read: entries are pulled one at a time and each file is opened only when
  * the archive reaches it, so memory holds the central directory, never contents. Wrap it in

@@ -6,9 +6,15 @@ import type { UnitOfWork } from '../db/unit-of-work.js';
 import { InvalidError, NotFoundError } from '../domain/errors.js';
 import type { EncryptedStore } from '../storage/blob-store.js';
 import { UniqueNames } from './zip-names.js';
-import { zipStream, type ZipEntry } from './zip-writer.js';
+import { zipLength, zipStream, type ZipEntry } from './zip-writer.js';
 
 const FILE_PAGE = 1000;
+/**
+ * A tree of at most this many entries is listed before its archive starts, so the archive's length
+ * is known and a browser shows how much is left. A bigger one streams as it is walked, without a
+ * length: listing it first would hold every entry in memory and delay the first byte.
+ */
+export const ZIP_ENTRIES_MEASURED = 10_000;
 /** The zip format stores a name's length in 16 bits. */
 export const ZIP_PATH_MAX_BYTES = 65_535;
 
@@ -32,13 +38,33 @@ export function fitZipPath(path: string): string {
 export interface ZipDownload {
   filename: string;
   stream: Readable;
+  /** The archive's length in bytes, when the tree was small enough to list first. */
+  length?: number;
+}
+
+/** Lists up to ZIP_ENTRIES_MEASURED entries, then zips them and whatever follows. */
+async function zipDownload(filename: string, entries: AsyncIterable<ZipEntry>): Promise<ZipDownload> {
+  const source = entries[Symbol.asyncIterator]();
+  const listed: ZipEntry[] = [];
+  while (listed.length <= ZIP_ENTRIES_MEASURED) {
+    const next = await source.next();
+    if (next.done)
+      return { filename, stream: Readable.from(zipStream(listedThen(listed)), { objectMode: false }), length: zipLength(listed) };
+    listed.push(next.value);
+  }
+  return { filename, stream: Readable.from(zipStream(listedThen(listed, source)), { objectMode: false }) };
+}
+
+async function* listedThen(listed: ZipEntry[], rest?: AsyncIterator<ZipEntry>): AsyncGenerator<ZipEntry> {
+  yield* listed;
+  if (rest) yield* { [Symbol.asyncIterator]: () => rest };
 }
 
 /**
  * Zips folders and files of one owner as a stream. Every requested id is checked before the
- * archive exists (another owner's or a trashed item: not found). Then the tree is walked as the
- * archive is read, one folder's listing at a time, and each file is decrypted only when the
- * archive reaches it. Entries are stored, not deflated: most large files are already compressed
+ * archive exists (another owner's or a trashed item: not found). Then the tree is walked, one
+ * folder's listing at a time (beyond its first ZIP_ENTRIES_MEASURED entries, as the archive is
+ * read), and each file is decrypted only when the archive reaches it. Entries are stored, not deflated: most large files are already compressed
  * media, and storing runs at the speed of decryption.
  */
 export class ZipService {
@@ -60,11 +86,11 @@ export class ZipService {
     const inside = new Set([...below, ...folders.map((f) => f.id)]);
     const files = chosenFiles.filter((f) => f.folderId === null || !inside.has(f.folderId));
     const filename = folders.length === 1 && files.length === 0 ? `${folders[0]!.name}.zip` : 'download.zip';
-    return { filename, stream: Readable.from(zipStream(this.entries(ownerId, folders, files)), { objectMode: false }) };
+    return zipDownload(filename, this.entries(ownerId, folders, files));
   }
 
   /** The owner's whole active drive (never the trash) as one zip, folders as they are nested. */
-  openDrive(ownerId: string): ZipDownload {
+  openDrive(ownerId: string): Promise<ZipDownload> {
     const entries = async function* (this: ZipService): AsyncGenerator<ZipEntry> {
       const top = new UniqueNames();
       const folders = await this.uow.repos.folders.list({ ownerId, parentId: null, trashMode: false, sort: 'alp_asc' });
@@ -72,7 +98,7 @@ export class ZipService {
       for await (const file of this.filesIn(ownerId, null)) yield this.fileEntry(file, top.claim(file.filename));
       for (const root of roots) yield* this.tree(ownerId, root);
     };
-    return { filename: 'my-drive.zip', stream: Readable.from(zipStream(entries.call(this)), { objectMode: false }) };
+    return zipDownload('my-drive.zip', entries.call(this));
   }
 
   private async resolve<T extends { trashedAt: number | null }>(

@@ -64,6 +64,8 @@ describe('large zip downloads', () => {
 
     expect(response.statusCode).toBe(200);
     expect(received).toBeGreaterThan(10_000 * content.length);
+    // 10,000 entries are listed first (ZIP_ENTRIES_MEASURED), so the length is known.
+    expect(response.headers['content-length']).toBe(String(received));
     // The archive is 160 MiB; holding it (or its files) in memory would show here.
     expect((peak - baseline) / MB).toBeLessThan(100);
 
@@ -85,6 +87,9 @@ describe('large zip downloads', () => {
     await insertCopies(t.app, template, 65_599, (i) => `empty-${i + 1}.txt`);
     const response = await alice.get(`/folder-service/download-zip?folderIDs[]=${folder._id}`);
     expect(response.statusCode).toBe(200);
+    // Too many entries to list first: streamed as the tree is walked, without a length.
+    expect(response.headers['content-length']).toBeUndefined();
+    expect(response.headers['transfer-encoding']).toBe('chunked');
     const archive = response.rawPayload;
     // The ZIP64 end of central directory record is there, and an independent reader counts every entry.
     expect(archive.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true);

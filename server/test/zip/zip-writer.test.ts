@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
-import { zipStream, type ZipEntry } from '../../src/services/zip-writer.js';
+import { zipLength, zipStream, type ZipEntry } from '../../src/services/zip-writer.js';
 
 const MiB = 1024 * 1024;
 const ZEROS = Buffer.alloc(MiB);
@@ -40,14 +40,18 @@ class SparseArchive extends yauzl.RandomAccessReader {
 describe('zip writer', () => {
   it('switches to ZIP64 for a file beyond 4 GiB and for the offsets after it', { timeout: 120_000 }, async () => {
     const bigSize = 4.5 * 1024 * MiB;
+    const list: ZipEntry[] = [
+      { kind: 'file', path: 'big.bin', size: bigSize, mtime: new Date(), open: async () => zeros(bigSize / MiB) },
+      { kind: 'file', path: 'after.txt', size: 5, mtime: new Date(), open: async () => Readable.from([Buffer.from('hello')]) },
+      { kind: 'directory', path: 'empty/', mtime: new Date() },
+    ];
     async function* entries(): AsyncGenerator<ZipEntry> {
-      yield { kind: 'file', path: 'big.bin', size: bigSize, mtime: new Date(), open: async () => zeros(bigSize / MiB) };
-      yield { kind: 'file', path: 'after.txt', size: 5, mtime: new Date(), open: async () => Readable.from([Buffer.from('hello')]) };
-      yield { kind: 'directory', path: 'empty/', mtime: new Date() };
+      yield* list;
     }
     const archive = new SparseArchive();
     // Straight from the generator: a stream could merge chunks, and the zeros must stay recognisable.
     for await (const chunk of zipStream(entries())) archive.add(chunk);
+    expect(zipLength(list)).toBe(archive.size);
 
     const zip = await yauzl.fromRandomAccessReaderPromise(archive, archive.size, { validateEntrySizes: true });
     const found = new Map<string, yauzl.Entry>();
@@ -153,5 +157,27 @@ describe('zip writer', () => {
     });
     expect(Object.keys(read)).toEqual(names);
     for (const name of names) expect(read[name]).toBe(`contents of ${name}`);
+  });
+
+  it('knows the length of its archive before writing it, with ZIP64 end records beyond 65,535 entries', async () => {
+    const mtime = new Date('2024-05-06T07:08:10Z');
+    const hello = (path: string): ZipEntry => ({
+      kind: 'file',
+      path,
+      size: 5,
+      mtime,
+      open: async () => Readable.from([Buffer.from('hello')]),
+    });
+    const empty = (path: string): ZipEntry => ({ kind: 'file', path, size: 0, mtime, open: async () => Readable.from([]) });
+    const archives: ZipEntry[][] = [
+      [],
+      [hello('Ünïcødé 😀/名前.txt'), { kind: 'directory', path: 'empty/', mtime }, empty('zero.bin')],
+      Array.from({ length: 70_000 }, (_, i) => empty(`e-${i}.txt`)),
+    ];
+    for (const list of archives) {
+      let bytes = 0;
+      for await (const chunk of zipStream(Readable.from(list))) bytes += chunk.length;
+      expect(zipLength(list), `${list.length} entries`).toBe(bytes);
+    }
   });
 });

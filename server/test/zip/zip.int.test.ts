@@ -45,6 +45,8 @@ describe('zip download', () => {
     const response = await download(alice, `folderIDs[]=${photos._id}`);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/zip');
+    // Known before the first byte, so a browser shows how much is left.
+    expect(response.headers['content-length']).toBe(String(response.rawPayload.length));
     expect(response.headers['content-disposition']).toContain("filename*=UTF-8''Photos.zip");
     const { files, directories } = await unzip(response.rawPayload);
 
@@ -98,6 +100,7 @@ describe('zip download', () => {
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-type']).toBe('application/zip');
     expect(head.rawPayload.length).toBe(0);
+    expect(head.headers['content-length']).toBe(String(response.rawPayload.length));
   });
 
   it("answers 404 before any byte when one id is another user's, trashed or unknown", async () => {

@@ -11,6 +11,6 @@ export interface ExportRoutesDeps {
 /** "Export my drive": every active file of the signed-in user, with its folders, as one streamed zip. */
 export function exportRoutes(app: FastifyInstance, deps: ExportRoutesDeps): void {
   app.get('/user-service/export', { preHandler: deps.requireAuth }, async (request, reply) => {
-    return sendZip(request, reply, deps.zips.openDrive(authOf(request).accountId));
+    return sendZip(request, reply, await deps.zips.openDrive(authOf(request).accountId));
   });
 }
