@@ -1,5 +1,5 @@
 import { LIMITS, type ListFilesQuery } from '@nimbus/common';
-import type { FileRow } from '../db/repositories/file.repository.js';
+import type { FileRow, ShownFile } from '../db/repositories/file.repository.js';
 import type { FolderRow } from '../db/repositories/folder.repository.js';
 import type { MediaKind } from '../db/schema.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
@@ -27,7 +27,7 @@ export class FileService {
     return file;
   }
 
-  async list(ownerId: string, q: ListFilesQuery): Promise<FileRow[]> {
+  async list(ownerId: string, q: ListFilesQuery): Promise<ShownFile[]> {
     const spansDrive = q.mediaMode || q.search !== undefined;
     const folderId = q.parent === ROOT || spansDrive ? null : (await this.folders.get(ownerId, q.parent)).id;
     const limit = q.limit ?? (q.mediaMode ? LIMITS.mediaPageSize : LIMITS.pageSize);
@@ -38,7 +38,7 @@ export class FileService {
           id: q.startAtId,
         }
       : undefined;
-    return this.uow.repos.files.list({
+    return this.uow.repos.files.listShown({
       ownerId,
       folderId,
       trashMode: q.trashMode,
@@ -50,7 +50,7 @@ export class FileService {
     });
   }
 
-  quickList(ownerId: string, limit: number): Promise<FileRow[]> {
+  quickList(ownerId: string, limit: number): Promise<ShownFile[]> {
     return this.uow.repos.files.recent(ownerId, limit);
   }
 
@@ -58,14 +58,14 @@ export class FileService {
   async suggest(
     ownerId: string,
     q: { search?: string; trashMode: boolean; mediaMode: boolean },
-  ): Promise<{ folders: FolderRow[]; files: FileRow[] }> {
+  ): Promise<{ folders: FolderRow[]; files: ShownFile[] }> {
     if (!q.search) return { folders: [], files: [] };
     const search = nameKeyOf(q.search);
     const [folders, files] = await Promise.all([
       q.mediaMode
         ? Promise.resolve([])
         : this.uow.repos.folders.list({ ownerId, parentId: null, trashMode: q.trashMode, search, sort: 'alp_asc', limit: SUGGESTIONS }),
-      this.uow.repos.files.list({
+      this.uow.repos.files.listShown({
         ownerId,
         folderId: null,
         trashMode: q.trashMode,

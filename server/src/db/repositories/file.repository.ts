@@ -3,6 +3,27 @@ import { nameContains, ownerOfRareMatch, rareNameMatch } from '../queries/name-s
 import type { FileTable, LinkType, MediaKind } from '../schema.js';
 
 export type FileRow = FileTable;
+
+/**
+ * What a listing shows of a file (see presentFile). Lists read these only: turning a page's keys
+ * and hashes into JavaScript values cost more than the rest of its columns (160 µs against 98 for
+ * a page of 50 on SQLite).
+ */
+const SHOWN_COLUMNS = [
+  'id',
+  'ownerId',
+  'folderId',
+  'filename',
+  'size',
+  'contentType',
+  'mediaKind',
+  'uploadedAt',
+  'thumbnailId',
+  'linkType',
+  'linkToken',
+  'trashedAt',
+] as const satisfies readonly (keyof FileRow)[];
+export type ShownFile = Pick<FileRow, (typeof SHOWN_COLUMNS)[number]>;
 export type FileSort = 'date_asc' | 'date_desc' | 'alp_asc' | 'alp_desc';
 
 /**
@@ -76,11 +97,17 @@ export class FileRepository {
   }
 
   async list(q: FileListQuery): Promise<FileRow[]> {
+    return (await this.listQuery(q)).selectAll().execute();
+  }
+
+  /** The page `list` gives, with the columns a listing shows. */
+  async listShown(q: FileListQuery): Promise<ShownFile[]> {
+    return (await this.listQuery(q)).select(SHOWN_COLUMNS).execute();
+  }
+
+  private async listQuery(q: FileListQuery) {
     const rare = q.search === undefined ? null : await rareNameMatch(this.db, this.dialect, 'file', q.ownerId, q.search);
-    let query = this.db
-      .selectFrom('file')
-      .selectAll()
-      .where(rare ? ownerOfRareMatch('file') : 'ownerId', '=', q.ownerId);
+    let query = this.db.selectFrom('file').where(rare ? ownerOfRareMatch('file') : 'ownerId', '=', q.ownerId);
     if (q.mediaKinds) {
       query = query.where('mediaKind', 'in', q.mediaKinds).where('trashedAt', 'is', null);
       if (q.search) query = query.where(nameContains(this.dialect, 'file', q.search, rare));
@@ -107,7 +134,7 @@ export class FileRepository {
             ? query.where((eb) => eb(eb.refTuple(first, second), after, eb.tuple(a, b)))
             : query.where((eb) => eb(eb.refTuple(first, second, 'id'), after, eb.tuple(a, b, id)));
     }
-    return query.orderBy(first, direction).orderBy(second, direction).orderBy('id', direction).limit(q.limit).execute();
+    return query.orderBy(first, direction).orderBy(second, direction).orderBy('id', direction).limit(q.limit);
   }
 
   /** Bytes the owner's files take, trash included. */
@@ -120,11 +147,11 @@ export class FileRepository {
     return Number(row.used);
   }
 
-  /** Most recent active files of the owner. */
-  recent(ownerId: string, limit: number): Promise<FileRow[]> {
+  /** Most recent active files of the owner, with the columns a listing shows. */
+  recent(ownerId: string, limit: number): Promise<ShownFile[]> {
     return this.db
       .selectFrom('file')
-      .selectAll()
+      .select(SHOWN_COLUMNS)
       .where('ownerId', '=', ownerId)
       .where('trashedAt', 'is', null)
       .orderBy('uploadedAt', 'desc')

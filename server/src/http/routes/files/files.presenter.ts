@@ -1,8 +1,8 @@
 import type { FileDto } from '@nimbus/common';
-import type { FileRow } from '../../../db/repositories/file.repository.js';
+import type { ShownFile } from '../../../db/repositories/file.repository.js';
 
 /** A file as the owner sees it (ARCHITECTURE §3). */
-export function presentFile(row: FileRow): FileDto {
+export function presentFile(row: ShownFile): FileDto {
   return {
     _id: row.id,
     filename: row.filename,
