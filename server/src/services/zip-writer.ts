@@ -193,6 +193,12 @@ async function* openedAhead(entries: AsyncIterable<ZipEntry>): AsyncGenerator<{ 
   }
 }
 
+/** The record of an entry written at `offset`, its CRC still to come. */
+function recordOf(entry: ZipEntry, offset: number): Written {
+  const isFile = entry.kind === 'file';
+  return { name: Buffer.from(entry.path), mtime: entry.mtime, isDirectory: !isFile, offset, size: isFile ? entry.size : 0, crc: 0 };
+}
+
 /**
  * The exact length in bytes of the archive zipStream makes of `entries`, from their paths and
  * sizes alone (entries are stored, so nothing depends on the contents): the records are the
@@ -203,16 +209,8 @@ export function zipLength(entries: Iterable<ZipEntry>): number {
   let directorySize = 0;
   let count = 0;
   for (const entry of entries) {
-    const isFile = entry.kind === 'file';
-    const written: Written = {
-      name: Buffer.from(entry.path),
-      mtime: entry.mtime,
-      isDirectory: !isFile,
-      offset,
-      size: isFile ? entry.size : 0,
-      crc: 0,
-    };
-    offset += localHeader(written).length + written.size + (isFile ? dataDescriptor(written).length : 0);
+    const written = recordOf(entry, offset);
+    offset += localHeader(written).length + written.size + (written.isDirectory ? 0 : dataDescriptor(written).length);
     directorySize += centralRecord(written).length;
     count++;
   }
@@ -231,14 +229,7 @@ export async function* zipStream(entries: AsyncIterable<ZipEntry>): AsyncGenerat
   let offset = 0;
   for await (const { entry, contents } of openedAhead(entries)) {
     const isFile = entry.kind === 'file';
-    const current: Written = {
-      name: Buffer.from(entry.path),
-      mtime: entry.mtime,
-      isDirectory: !isFile,
-      offset,
-      size: isFile ? entry.size : 0,
-      crc: 0,
-    };
+    const current = recordOf(entry, offset);
     const header = localHeader(current);
     batch.add(header);
     offset += header.length;

@@ -10,6 +10,7 @@ import { up as reindexShortTerms } from '../../src/db/migrations/2026_12_01_0900
 import { FileRepository } from '../../src/db/repositories/file.repository.js';
 import { FolderRepository } from '../../src/db/repositories/folder.repository.js';
 import { newId } from '../../src/security/ids.js';
+import { fileRow } from '../helpers/rows.js';
 import { testDialect } from '../helpers/test-app.js';
 
 const BEFORE = '2026_11_30_0800_sqlite_recent_in_list_order';
@@ -64,26 +65,7 @@ it.skipIf(testDialect() !== 'sqlite')(
         updatedAt: now,
       })
       .execute();
-    const file = (filename: string) => ({
-      id: newId(),
-      ownerId,
-      folderId: null,
-      filename,
-      nameKey: filename.toLowerCase(),
-      size: 1,
-      contentType: 'text/plain',
-      mediaKind: null,
-      sha256: 'x',
-      storageKey: newId(),
-      wrappedKey: 'x',
-      uploadedAt: now,
-      updatedAt: now,
-      trashedAt: null,
-      trashedVia: null,
-      linkType: null,
-      linkToken: null,
-      thumbnailId: null,
-    });
+    const file = (filename: string) => fileRow(ownerId, filename, { uploadedAt: now });
     const files = new FileRepository(db, 'sqlite');
     await files.insert(file('Fizq'));
     await new FolderRepository(db, 'sqlite').insert({

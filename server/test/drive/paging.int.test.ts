@@ -1,7 +1,7 @@
 import type { FileDto } from '@nimbus/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRepository, type FileRow } from '../../src/db/repositories/file.repository.js';
-import { newId } from '../../src/security/ids.js';
+import { fileRow } from '../helpers/rows.js';
 import { listFiles } from '../helpers/drive.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -10,26 +10,7 @@ const SORTS = ['date_asc', 'date_desc', 'alp_asc', 'alp_desc'] as const;
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function row(ownerId: string, filename: string, uploadedAt: number): FileRow {
-  return {
-    id: newId(),
-    ownerId,
-    folderId: null,
-    filename,
-    nameKey: filename.toLowerCase(),
-    size: 1,
-    contentType: 'text/plain',
-    mediaKind: null,
-    sha256: 'x',
-    storageKey: newId(),
-    wrappedKey: 'x',
-    uploadedAt,
-    updatedAt: uploadedAt,
-    trashedAt: null,
-    trashedVia: null,
-    linkType: null,
-    linkToken: null,
-    thumbnailId: null,
-  };
+  return fileRow(ownerId, filename, { uploadedAt });
 }
 
 async function pageThrough(

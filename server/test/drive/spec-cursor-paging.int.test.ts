@@ -2,7 +2,7 @@ import type { FileDto } from '@nimbus/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRepository, type FileRow } from '../../src/db/repositories/file.repository.js';
 import type { MediaKind } from '../../src/db/schema.js';
-import { newId } from '../../src/security/ids.js';
+import { fileRow } from '../helpers/rows.js';
 import { listFiles } from '../helpers/drive.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -16,26 +16,7 @@ function row(ownerId: string, i: number, mediaKind: MediaKind | null): FileRow {
   // Ten names, twelve files each; every date is shared by ten files, every (name, date) pair is unique.
   const filename = `Report ${i % NAMES}.${mediaKind ? 'jpg' : 'txt'}`;
   const uploadedAt = BASE + Math.floor(i / NAMES) * 60_000;
-  return {
-    id: newId(),
-    ownerId,
-    folderId: null,
-    filename,
-    nameKey: filename.toLowerCase(),
-    size: 1,
-    contentType: mediaKind ? 'image/jpeg' : 'text/plain',
-    mediaKind,
-    sha256: 'x',
-    storageKey: newId(),
-    wrappedKey: 'x',
-    uploadedAt,
-    updatedAt: uploadedAt,
-    trashedAt: null,
-    trashedVia: null,
-    linkType: null,
-    linkToken: null,
-    thumbnailId: null,
-  };
+  return fileRow(ownerId, filename, { contentType: mediaKind ? 'image/jpeg' : 'text/plain', mediaKind, uploadedAt });
 }
 
 /** Pages the way a SPEC §3 client does: the cursor is the last file's date and name, never its id. */

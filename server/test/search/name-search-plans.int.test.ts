@@ -4,34 +4,15 @@ import { CamelCasePlugin, Kysely, SqliteDialect, type CompiledQuery } from 'kyse
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/schema.js';
 import { FileRepository, type FileRow } from '../../src/db/repositories/file.repository.js';
-import { newId } from '../../src/security/ids.js';
 import { listFiles } from '../helpers/drive.js';
+import { fileRow } from '../helpers/rows.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, testDialect, type TestApp } from '../helpers/test-app.js';
 
 const DAY = 86_400_000;
 
 function row(ownerId: string, filename: string, uploadedAt: number, trashed = false): FileRow {
-  return {
-    id: newId(),
-    ownerId,
-    folderId: null,
-    filename,
-    nameKey: filename.toLowerCase(),
-    size: 1,
-    contentType: 'application/pdf',
-    mediaKind: null,
-    sha256: 'x',
-    storageKey: newId(),
-    wrappedKey: 'x',
-    uploadedAt,
-    updatedAt: uploadedAt,
-    trashedAt: trashed ? uploadedAt : null,
-    trashedVia: null,
-    linkType: null,
-    linkToken: null,
-    thumbnailId: null,
-  };
+  return fileRow(ownerId, filename, { contentType: 'application/pdf', uploadedAt, trashedAt: trashed ? uploadedAt : null });
 }
 
 async function searchAll(browser: TestBrowser, search: string, extra: Record<string, string> = {}): Promise<string[]> {
