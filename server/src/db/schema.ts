@@ -86,6 +86,8 @@ export interface FileTable {
   contentType: string;
   mediaKind: MediaKind | null;
   sha256: string;
+  /** CRC-32 of the plaintext, for zips; null for files stored before it was kept. */
+  crc32: number | null;
   storageKey: string;
   /** The file's data key, wrapped by the master key. */
   wrappedKey: string;

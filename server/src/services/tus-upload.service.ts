@@ -308,14 +308,14 @@ export class TusUploadService {
 
   private async finish(row: TusUploadRow, hash: RunningHash | undefined): Promise<FileRow> {
     const target: ResumableTarget = { storageKey: row.storageKey, wrappedKey: row.wrappedKey, length: row.length };
-    const { sha256, head } = await this.store.complete(target, row.segments, hash, SNIFF_BYTES);
+    const { digest, head } = await this.store.complete(target, row.segments, hash, SNIFF_BYTES);
     const file = await this.fileUploads.commitStored({
       ownerId: row.ownerId,
       folderId: row.folderId,
       filename: row.filename,
       storageKey: row.storageKey,
       size: row.length,
-      sha256,
+      ...digest,
       wrappedKey: row.wrappedKey,
       contentType: await detectContentType(head, row.filename),
     });

@@ -49,6 +49,7 @@ export interface StoredBlob {
   storageKey: string;
   size: number;
   sha256: string;
+  crc32: number;
   wrappedKey: string;
   contentType: string;
 }
@@ -109,6 +110,7 @@ export class UploadService {
       contentType,
       mediaKind: mediaKindOf(contentType),
       sha256: input.sha256,
+      crc32: input.crc32,
       storageKey,
       wrappedKey: input.wrappedKey,
       uploadedAt: now,
@@ -166,6 +168,7 @@ export class UploadService {
           contentType,
           mediaKind: mediaKindOf(contentType),
           sha256: written.sha256,
+          crc32: written.crc32,
           storageKey,
           wrappedKey: written.wrappedKey,
           uploadedAt: now,

@@ -1,7 +1,15 @@
-import { crc32 } from './crc32.js';
+import { crc32 } from '../storage/crc32.js';
 
 export type ZipEntry =
-  | { kind: 'file'; path: string; size: number; mtime: Date; open: () => Promise<AsyncIterable<Buffer>> }
+  | {
+      kind: 'file';
+      path: string;
+      size: number;
+      mtime: Date;
+      /** The contents' CRC-32 when known beforehand; otherwise it is computed as they stream. */
+      crc?: number;
+      open: () => Promise<AsyncIterable<Buffer>>;
+    }
   | { kind: 'directory'; path: string; mtime: Date };
 
 /** What the central directory needs of each entry; the contents are long gone by then. */
@@ -241,11 +249,11 @@ export async function* zipStream(entries: AsyncIterable<ZipEntry>): AsyncGenerat
         const { pieces, first } = await contents!;
         for (let piece = await first; !piece.done; piece = await pieces.next()) {
           size += piece.value.length;
-          crc = crc32(piece.value, crc);
+          if (entry.crc === undefined) crc = crc32(piece.value, crc);
           yield piece.value;
         }
         if (size !== entry.size) throw new Error(`${entry.path} held ${size} bytes, not ${entry.size}`);
-        current.crc = crc;
+        current.crc = entry.crc ?? crc;
       }
       const descriptor = dataDescriptor(current);
       batch.add(descriptor);

@@ -152,6 +152,7 @@ export class ZipService {
       path: fitZipPath(path),
       size: file.size,
       mtime: new Date(file.uploadedAt),
+      crc: file.crc32 ?? undefined,
       open: () => this.store.pieces(file.storageKey, file.wrappedKey, file.size),
     };
   }

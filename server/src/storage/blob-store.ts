@@ -101,6 +101,8 @@ export interface EncryptedWriteResult {
   size: number;
   /** Hex SHA-256 of the plaintext. */
   sha256: string;
+  /** CRC-32 of the plaintext, as a zip entry records it. */
+  crc32: number;
   /** The per-file data key, wrapped (encrypted) by the master key; stored with the file row. */
   wrappedKey: string;
 }

@@ -73,11 +73,11 @@ export class ChunkedEncryptedStore implements EncryptedStore {
       throw sealed.failure ?? err;
     }
     const expected = new ChunkLayout(this.chunkSize, sealed.size).storedSize;
-    if (stored.size !== expected || sealed.sha256 === undefined) {
+    if (stored.size !== expected || sealed.digest === undefined) {
       await this.inner.delete(key);
       throw new Error(`Stored ${stored.size} bytes for ${key}, expected ${expected}`);
     }
-    return { size: sealed.size, sha256: sealed.sha256, wrappedKey: wrapDataKey(this.masterKey, dataKey) };
+    return { size: sealed.size, ...sealed.digest, wrappedKey: wrapDataKey(this.masterKey, dataKey) };
   }
 
   async read(key: string, wrappedKey: string, size: number, range?: ByteRange): Promise<Readable> {

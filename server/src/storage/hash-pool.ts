@@ -1,10 +1,11 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { WorkerPool, compiledWorker } from '../workers/pool.js';
+import type { ContentDigest } from './content-digest.js';
 import type { HashBatch, HashedBatch } from './hash.worker.js';
 
 export interface HashJobListener {
-  /** A batch was hashed and its buffer can be refilled; `sha256` is set after the final one. */
-  hashed(buffer: Buffer, sha256: string | undefined): void;
+  /** A batch was hashed and its buffer can be refilled; `digest` is set after the final one. */
+  hashed(buffer: Buffer, digest: ContentDigest | undefined): void;
   /** The job cannot go on (its worker stopped); no further calls follow. */
   failed(error: Error): void;
 }
@@ -12,7 +13,7 @@ export interface HashJobListener {
 /** Uploads one hashing thread serves at once: each is a stream of batches, not CPU held. */
 const STREAMS_PER_THREAD = 64;
 
-/** The SHA-256 of one stream, computed by a pool task from batches handed over in order. */
+/** The digests of one stream, computed by a pool task from batches handed over in order. */
 export class HashJob {
   private ended = false;
 
@@ -20,7 +21,7 @@ export class HashJob {
 
   /**
    * Hashes the first `length` bytes of `buffer`, which moves to the worker (it is unusable here
-   * until it comes back through the listener). After the final batch the listener gets the digest.
+   * until it comes back through the listener). After the final batch the listener gets the digests.
    */
   update(buffer: Buffer, length: number, isFinal: boolean): void {
     if (this.ended) throw new Error('The hash job was dropped');
@@ -50,7 +51,7 @@ export class HashJob {
 }
 
 /**
- * Computes the SHA-256 of uploads on the shared worker pool, so hashing runs beside parsing and
+ * Computes the digests of uploads on the shared worker pool, so hashing runs beside parsing and
  * encryption on another core. A stream stays on one thread (a hash is sequential); threads start
  * with the first stream and end when idle.
  */
@@ -76,10 +77,10 @@ export class HashPool {
     const { port1, port2 } = new MessageChannel();
     const job = new HashJob(port1);
     port1.on('message', (reply: HashedBatch) => {
-      if (reply.sha256 !== undefined) job.finished();
-      listener.hashed(Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength), reply.sha256);
+      if (reply.digest !== undefined) job.finished();
+      listener.hashed(Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength), reply.digest);
     });
-    this.pool.run<string | null>({ port: port2 }, { transfer: [port2] }).then(
+    this.pool.run<ContentDigest | null>({ port: port2 }, { transfer: [port2] }).then(
       () => undefined,
       (err: unknown) => {
         if (job.isEnded) return;

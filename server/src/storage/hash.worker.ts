@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { MessagePort } from 'node:worker_threads';
+import { ContentHasher, type ContentDigest } from './content-digest.js';
 
 /** Main thread → worker: the next batch of the stream, or the end of an abandoned one. */
 export type HashBatch = { data: Uint8Array; length: number; isFinal: boolean } | { drop: true };
@@ -7,16 +7,16 @@ export type HashBatch = { data: Uint8Array; length: number; isFinal: boolean } |
 /** Worker → main thread, one per batch, in order: the buffer comes back to be refilled. */
 export interface HashedBatch {
   data: Uint8Array;
-  sha256?: string;
+  digest?: ContentDigest;
 }
 
 /**
- * One pool task per upload: the SHA-256 of a stream whose batches arrive over `port` in order.
+ * One pool task per upload: the digests of a stream whose batches arrive over `port` in order.
  * It allocates nothing per batch, so it never needs a garbage collection to stay small; it ends
  * with the final batch, or when the stream is dropped or its port closed.
  */
-export default function hashStream({ port }: { port: MessagePort }): Promise<string | null> {
-  const hash = createHash('sha256');
+export default function hashStream({ port }: { port: MessagePort }): Promise<ContentDigest | null> {
+  const hasher = new ContentHasher();
   return new Promise((resolve) => {
     port.on('close', () => resolve(null));
     port.on('message', (batch: HashBatch) => {
@@ -24,12 +24,12 @@ export default function hashStream({ port }: { port: MessagePort }): Promise<str
         port.close();
         return;
       }
-      hash.update(batch.data.subarray(0, batch.length));
-      const sha256 = batch.isFinal ? hash.digest('hex') : undefined;
-      port.postMessage({ data: batch.data, sha256 } satisfies HashedBatch, [batch.data.buffer as ArrayBuffer]);
-      if (sha256 !== undefined) {
+      hasher.update(batch.data.subarray(0, batch.length));
+      const digest = batch.isFinal ? hasher.digest() : undefined;
+      port.postMessage({ data: batch.data, digest } satisfies HashedBatch, [batch.data.buffer as ArrayBuffer]);
+      if (digest !== undefined) {
         port.close();
-        resolve(sha256);
+        resolve(digest);
       }
     });
   });

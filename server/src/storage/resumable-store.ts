@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { isGrowable, type BlobStore } from './blob-store.js';
 import { openChunks, sealChunks, type SealKey } from './chunk-cipher.js';
 import { ChunkLayout, DEFAULT_CHUNK_SIZE, encodeHeader } from './chunk-format.js';
+import { ContentHasher, type ContentDigest } from './content-digest.js';
 import type { HashPool } from './hash-pool.js';
 import { assertMasterKey, unwrapDataKey, wrapDataKey } from './key-wrap.js';
 import { RunningHashes, type RunningHash } from './running-hash.js';
@@ -137,7 +138,7 @@ export class ResumableStore {
   }
 
   /**
-   * Joins the segments into the file's object and answers its SHA-256 and first bytes. Without
+   * Joins the segments into the file's object and answers its digests and first bytes. Without
    * a hash carried from the start, the plaintext is read back, authenticated and hashed.
    */
   async complete(
@@ -145,7 +146,7 @@ export class ResumableStore {
     segments: number,
     hash: RunningHash | undefined,
     headBytes: number,
-  ): Promise<{ sha256: string; head: Buffer }> {
+  ): Promise<{ digest: ContentDigest; head: Buffer }> {
     const seal = this.sealKey(target);
     const inner = this.inner;
     async function* joined(): AsyncGenerator<Buffer> {
@@ -170,10 +171,10 @@ export class ResumableStore {
       for await (const piece of openChunks(bytes, { ...plan, first, last, startsWithHeader: false, slice })) head.push(piece);
     }
     // A hash that failed on its thread is as good as none: the stored bytes are hashed instead.
-    let sha256 = hash ? await hash.digest().catch(() => null) : null;
-    if (sha256 === null && target.length === 0) sha256 = createHash('sha256').digest('hex');
-    if (sha256 === null) {
-      const digest = createHash('sha256');
+    let digest = hash ? await hash.digest().catch(() => null) : null;
+    if (digest === null && target.length === 0) digest = new ContentHasher().digest();
+    if (digest === null) {
+      const hasher = new ContentHasher();
       const whole = openChunks(await this.inner.get(target.storageKey), {
         ...plan,
         first: 0,
@@ -181,11 +182,11 @@ export class ResumableStore {
         startsWithHeader: true,
         slice: { start: 0, end: target.length - 1 },
       });
-      for await (const piece of whole) digest.update(piece);
-      sha256 = digest.digest('hex');
+      for await (const piece of whole) hasher.update(piece);
+      digest = hasher.digest();
     }
     await this.discardSegments(target, segments);
-    return { sha256, head: Buffer.concat(head) };
+    return { digest, head: Buffer.concat(head) };
   }
 
   /** Removes the segments (a completed, terminated or expired upload). */

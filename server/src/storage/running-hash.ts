@@ -1,12 +1,12 @@
-import { createHash } from 'node:crypto';
+import { ContentHasher, type ContentDigest } from './content-digest.js';
 import type { HashJob, HashPool } from './hash-pool.js';
 
-/** The SHA-256 of bytes fed in order over many requests (a resumable upload), read once at the end. */
+/** The digests of bytes fed in order over many requests (a resumable upload), read once at the end. */
 export interface RunningHash {
   /** Adds bytes; the caller may reuse its buffer once this resolves. */
   update(bytes: Buffer): Promise<void>;
-  /** The digest of everything fed; the hash is spent. */
-  digest(): Promise<string>;
+  /** The digests of everything fed; the hash is spent. */
+  digest(): Promise<ContentDigest>;
   /** Abandons it (its upload failed a piece or went quiet). */
   drop(): void;
 }
@@ -16,15 +16,15 @@ const MAX_IN_FLIGHT = 4;
 
 /** Hashes on the calling thread: when the pool has no thread to spare. */
 class LocalHash implements RunningHash {
-  private readonly hash = createHash('sha256');
+  private readonly hasher = new ContentHasher();
 
   update(bytes: Buffer): Promise<void> {
-    this.hash.update(bytes);
+    this.hasher.update(bytes);
     return Promise.resolve();
   }
 
-  digest(): Promise<string> {
-    return Promise.resolve(this.hash.digest('hex'));
+  digest(): Promise<ContentDigest> {
+    return Promise.resolve(this.hasher.digest());
   }
 
   drop(): void {}
@@ -36,8 +36,8 @@ class PooledHash implements RunningHash {
   private readonly spare: Buffer[] = [];
   private wake: (() => void) | undefined;
   private failure: Error | null = null;
-  private readonly result: Promise<string>;
-  private settle!: { resolve: (sha256: string) => void; reject: (error: Error) => void };
+  private readonly result: Promise<ContentDigest>;
+  private settle!: { resolve: (digest: ContentDigest) => void; reject: (error: Error) => void };
   private readonly job: HashJob | null;
 
   constructor(pool: HashPool) {
@@ -45,10 +45,10 @@ class PooledHash implements RunningHash {
     // A dropped hash's digest is never asked for: an unobserved rejection is not a fault.
     this.result.catch(() => undefined);
     this.job = pool.open({
-      hashed: (buffer, sha256) => {
+      hashed: (buffer, digest) => {
         this.inFlight -= 1;
         this.spare.push(buffer);
-        if (sha256 !== undefined) this.settle.resolve(sha256);
+        if (digest !== undefined) this.settle.resolve(digest);
         this.signal();
       },
       failed: (error) => this.fail(error),
@@ -68,7 +68,7 @@ class PooledHash implements RunningHash {
     this.job!.update(buffer, bytes.length, false);
   }
 
-  digest(): Promise<string> {
+  digest(): Promise<ContentDigest> {
     if (!this.failure) {
       this.inFlight += 1;
       this.job!.update(this.bufferFor(0), 0, true);

@@ -1,7 +1,7 @@
-import { createHash, type Hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { BlobTooLargeError } from './blob-store.js';
 import { sealChunks, type SealKey } from './chunk-cipher.js';
+import { ContentHasher, type ContentDigest } from './content-digest.js';
 import type { HashJob, HashPool } from './hash-pool.js';
 
 export interface SealingOptions {
@@ -29,8 +29,8 @@ export interface SealingOptions {
 export class SealingStream extends Readable {
   /** Plaintext bytes read so far. */
   size = 0;
-  /** Hex SHA-256 of the plaintext, once the stream has ended. */
-  sha256: string | undefined;
+  /** The plaintext's digests, once the stream has ended. */
+  digest: ContentDigest | undefined;
   /** Why the stream failed, when the cause was the source or the size cap rather than the consumer. */
   failure: unknown;
 
@@ -40,17 +40,17 @@ export class SealingStream extends Readable {
   private readonly spare: Buffer[] = [];
   /** Undecided until the first batch is sealed; null when hashing happens on this thread. */
   private job: HashJob | null | undefined;
-  private hash: Hash | undefined;
+  private hasher: ContentHasher | undefined;
   private hashing = 0;
   private started = false;
   private wake: (() => void) | undefined;
 
   private readonly listener = {
-    hashed: (buffer: Buffer, sha256: string | undefined): void => {
+    hashed: (buffer: Buffer, digest: ContentDigest | undefined): void => {
       this.hashing -= 1;
       if (this.destroyed) return;
       this.spare.push(buffer);
-      if (sha256 !== undefined) this.finish(sha256);
+      if (digest !== undefined) this.finish(digest);
       this.signal();
     },
     failed: (error: Error): void => {
@@ -118,9 +118,9 @@ export class SealingStream extends Readable {
 
     if (this.job === undefined) this.job = isFinal ? null : (hashPool?.open(this.listener) ?? null);
     if (this.job === null) {
-      this.hash ??= createHash('sha256');
-      this.hash.update(plaintext);
-      if (isFinal) this.finish(this.hash.digest('hex'));
+      this.hasher ??= new ContentHasher();
+      this.hasher.update(plaintext);
+      if (isFinal) this.finish(this.hasher.digest());
     } else {
       this.staging = undefined;
       this.hashing += 1;
@@ -129,8 +129,8 @@ export class SealingStream extends Readable {
     if (!isFinal) await this.until(() => this.hashing < maxHashing && this.readableLength < this.readableHighWaterMark);
   }
 
-  private finish(sha256: string): void {
-    this.sha256 = sha256;
+  private finish(digest: ContentDigest): void {
+    this.digest = digest;
     this.push(null);
   }
 

@@ -32,6 +32,7 @@ async function insertFiles(db: Db, ownerId: string, folderId: string | null, cou
     contentType: 'text/plain',
     mediaKind: null,
     sha256: '0'.repeat(64),
+    crc32: null,
     storageKey: newId(),
     wrappedKey: 'k',
     uploadedAt: now - i,

@@ -14,6 +14,7 @@ export function fileRow(ownerId: string, filename: string, fields: Partial<FileR
     contentType: 'text/plain',
     mediaKind: null,
     sha256: 'x',
+    crc32: null,
     storageKey: newId(),
     wrappedKey: 'x',
     uploadedAt,

@@ -25,6 +25,7 @@ function row(ownerId: string, folderId: string | null, i: number, mediaKind: Med
     contentType: mediaKind === 'video' ? 'video/mp4' : mediaKind === 'photo' ? 'image/jpeg' : 'application/pdf',
     mediaKind,
     sha256: 'x',
+    crc32: null,
     storageKey: newId(),
     wrappedKey: 'x',
     uploadedAt,

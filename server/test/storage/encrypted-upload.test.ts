@@ -1,6 +1,7 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { crc32 } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BlobTooLargeError, type BlobStore, type ByteRange } from '../../src/storage/blob-store.js';
 import { ChunkedEncryptedStore, type EncryptedStoreOptions } from '../../src/storage/encrypted.store.js';
@@ -150,7 +151,7 @@ describe('encrypted uploads, sealed in batches with the hash on a worker', () =>
         const key = freshKey();
         const written = await sut.write(key, streamOf(data, pieceSize));
 
-        expect(written).toMatchObject({ size, sha256: sha256(data) });
+        expect(written).toMatchObject({ size, sha256: sha256(data), crc32: crc32(data) });
         const dataKey = unwrapDataKey(masterKey, written.wrappedKey);
         expect(dataKey?.chunkSize).toBe(CHUNK);
         expectSameBytes(await readAll(fixture.store.get(key)), referenceSeal(dataKey!.key, CHUNK, data));

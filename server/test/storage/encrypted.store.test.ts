@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlobIntegrityError, BlobTooLargeError, type EncryptedWriteResult } from '../../src/storage/blob-store.js';
 import { ChunkedEncryptedStore } from '../../src/storage/encrypted.store.js';
@@ -57,6 +58,7 @@ describe.each(drivers)('encrypted store over $name', ({ setup }) => {
 
     expect(written.size).toBe(size);
     expect(written.sha256).toBe(sha256(data));
+    expect(written.crc32).toBe(crc32(data));
     expect(written.wrappedKey).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
     expect(await fixture.store.stat(key)).toEqual({ size: HEADER + size + Math.max(1, Math.ceil(size / CHUNK)) * TAG });
     expectSameBytes(await readAll(sut.read(key, written.wrappedKey, size)), data);
@@ -69,7 +71,7 @@ describe.each(drivers)('encrypted store over $name', ({ setup }) => {
 
     const written = await big.write(key, streamOf(data, 100_003));
 
-    expect(written).toMatchObject({ size: data.length, sha256: sha256(data) });
+    expect(written).toMatchObject({ size: data.length, sha256: sha256(data), crc32: crc32(data) });
     expectSameBytes(await readAll(big.read(key, written.wrappedKey, data.length)), data);
     const range = { start: 3 * 65_536 - 10, end: 5 * 65_536 + 10 };
     expectSameBytes(await readAll(big.read(key, written.wrappedKey, data.length, range)), data.subarray(range.start, range.end + 1));

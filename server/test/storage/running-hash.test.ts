@@ -1,12 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HashPool } from '../../src/storage/hash-pool.js';
+import type { ContentDigest } from '../../src/storage/content-digest.js';
 import { RunningHashes } from '../../src/storage/running-hash.js';
 
 const pool = new HashPool(1);
 afterAll(() => pool.close());
 
-async function feed(hashes: RunningHashes, pieces: Buffer[]): Promise<string> {
+async function feed(hashes: RunningHashes, pieces: Buffer[]): Promise<ContentDigest> {
   const hash = hashes.start();
   for (const piece of pieces) await hash.update(piece);
   return hash.digest();
@@ -14,12 +16,13 @@ async function feed(hashes: RunningHashes, pieces: Buffer[]): Promise<string> {
 
 describe('running hashes', () => {
   const pieces = Array.from({ length: 12 }, (_, i) => randomBytes(100_000 + i * 7919));
-  const expected = createHash('sha256').update(Buffer.concat(pieces)).digest('hex');
+  const digestOf = (bytes: Buffer): ContentDigest => ({ sha256: createHash('sha256').update(bytes).digest('hex'), crc32: crc32(bytes) });
+  const expected = digestOf(Buffer.concat(pieces));
 
-  it('give the SHA-256 of every piece fed, on the pool and on the calling thread alike', async () => {
-    expect(await feed(new RunningHashes(pool), pieces)).toBe(expected);
-    expect(await feed(new RunningHashes(null), pieces)).toBe(expected);
-    expect(await feed(new RunningHashes(pool), [])).toBe(createHash('sha256').digest('hex'));
+  it('give the SHA-256 and CRC-32 of every piece fed, on the pool and on the calling thread alike', async () => {
+    expect(await feed(new RunningHashes(pool), pieces)).toEqual(expected);
+    expect(await feed(new RunningHashes(null), pieces)).toEqual(expected);
+    expect(await feed(new RunningHashes(pool), [])).toEqual(digestOf(Buffer.alloc(0)));
   });
 
   it('copy what they are fed, so the caller may reuse its buffer at once', async () => {
@@ -31,7 +34,7 @@ describe('running hashes', () => {
       sent.push(Buffer.from(buffer));
       await hash.update(buffer);
     }
-    expect(await hash.digest()).toBe(createHash('sha256').update(Buffer.concat(sent)).digest('hex'));
+    expect(await hash.digest()).toEqual(digestOf(Buffer.concat(sent)));
   });
 
   it('take at most the allowed pool slots, free one when read or dropped, and refuse updates once dropped', async () => {
@@ -40,13 +43,13 @@ describe('running hashes', () => {
     const b = hashes.start();
     const c = hashes.start(); // beyond the cap: hashed on the calling thread, still right
     for (const h of [a, b, c]) await h.update(pieces[0]!);
-    expect(await c.digest()).toBe(createHash('sha256').update(pieces[0]!).digest('hex'));
+    expect(await c.digest()).toEqual(digestOf(pieces[0]!));
     a.drop();
     await expect(a.update(pieces[1]!)).rejects.toThrow('dropped');
     await expect(a.digest()).rejects.toThrow('dropped');
-    expect(await b.digest()).toBe(createHash('sha256').update(pieces[0]!).digest('hex'));
+    expect(await b.digest()).toEqual(digestOf(pieces[0]!));
     // Both pooled slots are free again.
-    expect(await feed(hashes, pieces)).toBe(expected);
-    expect(await feed(hashes, pieces)).toBe(expected);
+    expect(await feed(hashes, pieces)).toEqual(expected);
+    expect(await feed(hashes, pieces)).toEqual(expected);
   });
 });

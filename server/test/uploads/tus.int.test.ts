@@ -4,6 +4,7 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { crc32 } from 'node:zlib';
 import * as tus from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config.js';
@@ -154,6 +155,9 @@ describe('resumable uploads (tus 1.0)', () => {
     const download = await me.browser.get(`/file-service/download/${file!._id}`);
     expect(download.rawPayload.equals(data)).toBe(true);
     expect(download.headers.etag).toBe(`"${sha256(data)}"`);
+    // Carried over the pieces beside the SHA-256, for zips.
+    const row = await h.app.database.db.selectFrom('file').select('crc32').where('id', '=', file!._id).executeTakeFirstOrThrow();
+    expect(row.crc32).toBe(crc32(data));
   });
 
   it('an upload aborted at 40 % resumes from the server offset without resending what it holds', async () => {

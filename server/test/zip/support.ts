@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
 import type { FileRow } from '../../src/db/repositories/file.repository.js';
 import { newId } from '../../src/security/ids.js';
@@ -11,7 +12,7 @@ export interface Unzipped {
   entryCount: number;
 }
 
-/** Reads a whole archive with an independent zip reader (ZIP64 included). */
+/** Reads a whole archive with an independent zip reader (ZIP64 included), checking each file's CRC-32 as unzip tools do. */
 export async function unzip(archive: Buffer, options: { readContents?: boolean } = {}): Promise<Unzipped> {
   const zip = await yauzl.fromBufferPromise(archive, { strictFileNames: true, validateEntrySizes: true });
   const files = new Map<string, Buffer>();
@@ -27,7 +28,10 @@ export async function unzip(archive: Buffer, options: { readContents?: boolean }
     }
     const parts: Buffer[] = [];
     for await (const chunk of await zip.openReadStreamPromise(entry)) parts.push(chunk as Buffer);
-    files.set(entry.fileName, Buffer.concat(parts));
+    const contents = Buffer.concat(parts);
+    // yauzl itself does not check it.
+    if (crc32(contents) !== entry.crc32) throw new Error(`${entry.fileName}: CRC-32 ${entry.crc32}, contents ${crc32(contents)}`);
+    files.set(entry.fileName, contents);
   }
   return { files, directories, entryCount: zip.entryCount };
 }

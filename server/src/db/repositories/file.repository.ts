@@ -178,6 +178,7 @@ export class FileRepository {
         contentType: next.contentType,
         mediaKind: next.mediaKind,
         sha256: next.sha256,
+        crc32: next.crc32,
         storageKey: next.storageKey,
         wrappedKey: next.wrappedKey,
         uploadedAt: next.uploadedAt,

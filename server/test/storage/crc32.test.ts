@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { crc32 } from '../../src/services/crc32.js';
+import { crc32 } from '../../src/storage/crc32.js';
 
 describe('crc32', () => {
   it('gives zlib’s values, whole and carried on across pieces', () => {
