@@ -2,12 +2,14 @@ import type { Readable } from 'node:stream';
 import { BlobIntegrityError, BlobNotFoundError, type BlobStore } from '../storage/blob-store.js';
 import { openChunks } from '../storage/chunk-cipher.js';
 import { ChunkLayout, encodeHeader, HEADER_LENGTH, TAG_LENGTH } from '../storage/chunk-format.js';
+import { crc32 } from '../storage/crc32.js';
 import { unwrapDataKey, type DataKey } from '../storage/key-wrap.js';
 import type { RateLimiter } from './rate-limiter.js';
 
 /** What one stored blob turned out to be, measured against the size its row records. */
 export type BlobVerdict =
-  | { status: 'ok'; storedBytes: number }
+  /** `crc32`: of the plaintext just read. */
+  | { status: 'ok'; storedBytes: number; crc32: number }
   | { status: 'missing' }
   /** The row's wrapped key does not open with this master key: nothing of the blob can be read. */
   | { status: 'bad-key' }
@@ -51,9 +53,9 @@ export class BlobVerifier {
     const storedSize = plaintextSizeOf(info.size, dataKey.chunkSize);
     try {
       // Authenticated at the size the bytes imply, so a row with a wrong size still says whether the bytes are whole.
-      const isAuthentic = await this.authenticates(key, dataKey, storedSize ?? rowSize, limiter, signal);
-      if (storedSize !== rowSize) return { status: 'size-mismatch', storedBytes: info.size, storedSize, isAuthentic };
-      return isAuthentic ? { status: 'ok', storedBytes: info.size } : { status: 'corrupt', storedBytes: info.size };
+      const crc = await this.authenticatedCrc(key, dataKey, storedSize ?? rowSize, limiter, signal);
+      if (storedSize !== rowSize) return { status: 'size-mismatch', storedBytes: info.size, storedSize, isAuthentic: crc !== null };
+      return crc !== null ? { status: 'ok', storedBytes: info.size, crc32: crc } : { status: 'corrupt', storedBytes: info.size };
     } catch (err) {
       // Removed between stat and read: a delete racing the check, which the caller re-checks.
       if (err instanceof BlobNotFoundError) return { status: 'missing' };
@@ -61,7 +63,14 @@ export class BlobVerifier {
     }
   }
 
-  private async authenticates(key: string, dataKey: DataKey, size: number, limiter: RateLimiter, signal?: AbortSignal): Promise<boolean> {
+  /** The plaintext's CRC-32 when every chunk authenticates, else null. */
+  private async authenticatedCrc(
+    key: string,
+    dataKey: DataKey,
+    size: number,
+    limiter: RateLimiter,
+    signal?: AbortSignal,
+  ): Promise<number | null> {
     const layout = new ChunkLayout(dataKey.chunkSize, size);
     const stored = await this.store.get(key);
     const plan = {
@@ -75,10 +84,11 @@ export class BlobVerifier {
       slice: { start: 0, end: size - 1 },
     };
     try {
-      for await (const plaintext of openChunks(paced(stored, limiter, signal), plan)) void plaintext;
-      return true;
+      let crc = 0;
+      for await (const plaintext of openChunks(paced(stored, limiter, signal), plan)) crc = crc32(plaintext, crc);
+      return crc;
     } catch (err) {
-      if (err instanceof BlobIntegrityError) return false;
+      if (err instanceof BlobIntegrityError) return null;
       throw err;
     } finally {
       stored.destroy();

@@ -139,6 +139,9 @@ export class IntegrityInspector {
     const verdict = await this.verifier.verify(file.storageKey, file.wrappedKey, file.size, ctx.limiter, ctx.signal);
     counts.files += 1;
     counts.bytesVerified += 'storedBytes' in verdict ? verdict.storedBytes : 0;
+    // A file stored before uploads kept a CRC-32 gets the one of the bytes just authenticated, so its
+    // next zip need not compute it. Only when repairing: a plain check writes nothing.
+    if (verdict.status === 'ok' && file.crc32 === null && ctx.repair) await this.repo.keepCrc32(file.id, file.storageKey, verdict.crc32);
     if (verdict.status !== 'ok' && (await this.repo.findFile(file.id))?.storageKey === file.storageKey) {
       for (const finding of findingsOf(verdict, 'file', file.storageKey, file.id, file.size)) this.report(ctx, finding);
     }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upload } from '../helpers/drive.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -41,6 +42,21 @@ describe('integrity check', () => {
     expect(await disk.stat(key)).not.toBeNull();
     const row = await t.app.database.db.selectFrom('file').select('id').where('id', '=', file._id).executeTakeFirst();
     expect(row).toBeDefined();
+    await t.app.database.db.deleteFrom('file').where('id', '=', file._id).execute();
+    await disk.delete(key);
+  });
+
+  it('gives a file stored before CRC-32s were kept the one of its bytes, when repairing only', async () => {
+    const data = randomBytes(150 * 1024);
+    const file = await upload(me, 'older.bin', data);
+    const crcOf = async () =>
+      (await t.app.database.db.selectFrom('file').select('crc32').where('id', '=', file._id).executeTakeFirstOrThrow()).crc32;
+    await t.app.database.db.updateTable('file').set({ crc32: null }).where('id', '=', file._id).execute();
+    expect((await check(integrityOf(t, clock))).counts.problems).toBe(0);
+    expect(await crcOf()).toBeNull();
+    expect((await check(integrityOf(t, clock), { repair: true })).counts.problems).toBe(0);
+    expect(await crcOf()).toBe(crc32(data));
+    const key = await storageKeyOf(t, file);
     await t.app.database.db.deleteFrom('file').where('id', '=', file._id).execute();
     await disk.delete(key);
   });

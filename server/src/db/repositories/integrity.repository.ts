@@ -10,6 +10,7 @@ export interface FileBlobRow {
   storageKey: string;
   wrappedKey: string;
   size: number;
+  crc32: number | null;
 }
 
 /** A file's stored thumbnail and preview, as recorded by the thumbnail job. */
@@ -22,6 +23,8 @@ export interface MediaBlobRow {
   previewWrappedKey: string | null;
   previewSize: number | null;
 }
+
+const FILE_BLOB_COLUMNS = ['id', 'storageKey', 'wrappedKey', 'size', 'crc32'] as const;
 
 const MEDIA_COLUMNS = [
   'fileMedia.fileId',
@@ -42,14 +45,25 @@ export class IntegrityRepository {
 
   /** Files in id order after `after`: a walk that resumes exactly where it stopped. */
   async filesAfter(after: string | null, limit: number): Promise<FileBlobRow[]> {
-    let query = this.db.selectFrom('file').select(['id', 'storageKey', 'wrappedKey', 'size']).orderBy('id').limit(limit);
+    let query = this.db.selectFrom('file').select(FILE_BLOB_COLUMNS).orderBy('id').limit(limit);
     if (after !== null) query = query.where('id', '>', after);
     const rows = await query.execute();
     return rows.map((r) => ({ ...r, size: Number(r.size) }));
   }
 
   findFile(id: string): Promise<FileBlobRow | undefined> {
-    return this.db.selectFrom('file').select(['id', 'storageKey', 'wrappedKey', 'size']).where('id', '=', id).executeTakeFirst();
+    return this.db.selectFrom('file').select(FILE_BLOB_COLUMNS).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Keeps the CRC-32 of a file stored before uploads kept one, unless its content changed since it was read. */
+  async keepCrc32(id: string, storageKey: string, crc32: number): Promise<void> {
+    await this.db
+      .updateTable('file')
+      .set({ crc32 })
+      .where('id', '=', id)
+      .where('storageKey', '=', storageKey)
+      .where('crc32', 'is', null)
+      .execute();
   }
 
   async mediaOf(fileIds: string[]): Promise<MediaBlobRow[]> {
