@@ -67,7 +67,10 @@ it.skipIf(testDialect() !== 'sqlite')(
       .execute();
     const file = (filename: string) => fileRow(ownerId, filename, { uploadedAt: now });
     const files = new FileRepository(db, 'sqlite');
-    await files.insert(file('Fizq'));
+    // As a row was stored then, before files kept a CRC-32.
+    const { crc32, ...before } = file('Fizq');
+    expect(crc32).toBeNull();
+    await db.insertInto('file').values(before).execute();
     await new FolderRepository(db, 'sqlite').insert({
       id: newId(),
       ownerId,
@@ -80,7 +83,7 @@ it.skipIf(testDialect() !== 'sqlite')(
       trashedVia: null,
     });
 
-    expect(await migrateToLatest(db)).toEqual(['2026_12_01_0900_sqlite_short_name_terms']);
+    expect(await migrateToLatest(db)).toContain('2026_12_01_0900_sqlite_short_name_terms');
     expect(await terms('file', 'zq')).toEqual(['zq\u0001']);
     expect(await terms('file', 'q')).toEqual(['q\u0001\u0001']);
     expect(await terms('folder', 'qw')).toEqual(['qw\u0001']);
