@@ -16,33 +16,16 @@ import { systemClock } from '../../src/services/clock.js';
 import { DriveEvents } from '../../src/services/drive-events.js';
 import { TrashService } from '../../src/services/trash.service.js';
 import { createFolder, listFiles } from '../helpers/drive.js';
+import { fileRow } from '../helpers/rows.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, createTestDatabase, testConfig, testDialect, type TestApp } from '../helpers/test-app.js';
 
 /** File rows straight into the database (no bytes): enough for trash and restore, quick in thousands. */
 async function insertFiles(db: Db, ownerId: string, folderId: string | null, count: number, prefix = 'f'): Promise<string[]> {
   const now = Date.now();
-  const rows: FileRow[] = Array.from({ length: count }, (_, i) => ({
-    id: newId(),
-    ownerId,
-    folderId,
-    filename: `${prefix}-${i}.txt`,
-    nameKey: `${prefix}-${i}.txt`,
-    size: 1,
-    contentType: 'text/plain',
-    mediaKind: null,
-    sha256: '0'.repeat(64),
-    crc32: null,
-    storageKey: newId(),
-    wrappedKey: 'k',
-    uploadedAt: now - i,
-    updatedAt: now,
-    trashedAt: null,
-    trashedVia: null,
-    linkType: null,
-    linkToken: null,
-    thumbnailId: null,
-  }));
+  const rows: FileRow[] = Array.from({ length: count }, (_, i) =>
+    fileRow(ownerId, `${prefix}-${i}.txt`, { folderId, uploadedAt: now - i, updatedAt: now }),
+  );
   for (let i = 0; i < rows.length; i += 500)
     await db
       .insertInto('file')

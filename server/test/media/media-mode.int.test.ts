@@ -2,8 +2,8 @@ import type { FileDto } from '@nimbus/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileRow } from '../../src/db/repositories/file.repository.js';
 import type { MediaKind } from '../../src/db/schema.js';
-import { newId } from '../../src/security/ids.js';
 import { createFolder, listFiles, upload } from '../helpers/drive.js';
+import { fileRow } from '../helpers/rows.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -15,27 +15,14 @@ function row(ownerId: string, folderId: string | null, i: number, mediaKind: Med
   const filename = `${mediaKind ?? 'doc'}-${String((i * 37) % 101).padStart(3, '0')}.${mediaKind === 'video' ? 'mp4' : 'jpg'}`;
   // Every fifth pair shares a timestamp, so ties are broken by id.
   const uploadedAt = BASE + Math.floor(i / 2) * 60_000 + (i % 5 === 0 ? 0 : i);
-  return {
-    id: newId(),
-    ownerId,
+  return fileRow(ownerId, filename, {
     folderId,
-    filename,
-    nameKey: filename.toLowerCase(),
     size: 10,
     contentType: mediaKind === 'video' ? 'video/mp4' : mediaKind === 'photo' ? 'image/jpeg' : 'application/pdf',
     mediaKind,
-    sha256: 'x',
-    crc32: null,
-    storageKey: newId(),
-    wrappedKey: 'x',
     uploadedAt,
-    updatedAt: uploadedAt,
     trashedAt: trashed ? BASE : null,
-    trashedVia: null,
-    linkType: null,
-    linkToken: null,
-    thumbnailId: null,
-  };
+  });
 }
 
 /** The list order: (name, date, id) for the name sorts, (date, name, id) for the date sorts. */
