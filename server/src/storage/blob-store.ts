@@ -22,6 +22,12 @@ export interface BlobStore {
    * are the same whatever it says.
    */
   get(key: string, range?: ByteRange, expectedSize?: number): Promise<Readable>;
+  /**
+   * A small object whole, in one read and one Buffer, where the store can do that cheaply (local
+   * disk): the first `expectedSize + 1` bytes at most, so an object longer than expected still
+   * shows. Throws BlobNotFoundError when absent.
+   */
+  readWhole?(key: string, expectedSize: number): Promise<Buffer>;
   /** Size of the stored object, or null when absent. */
   stat(key: string): Promise<{ size: number } | null>;
   /** Removes the object; removing an absent key is not an error. */

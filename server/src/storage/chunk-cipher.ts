@@ -50,7 +50,7 @@ export interface OpenPlan {
  * tag, a wrong header, a short stream or bytes past the last chunk end it with BlobIntegrityError,
  * and then the last chunk is never emitted.
  */
-export async function* openChunks(stored: AsyncIterable<Buffer | string>, plan: OpenPlan): AsyncGenerator<Buffer> {
+export async function* openChunks(stored: AsyncIterable<Buffer | string> | Iterable<Buffer>, plan: OpenPlan): AsyncGenerator<Buffer> {
   const { layout } = plan;
   // Only for a record split between two pieces of the stored stream; most files never need it.
   let pending: Buffer | undefined;

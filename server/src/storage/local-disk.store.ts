@@ -124,13 +124,7 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
   async get(key: string, range?: ByteRange, expectedSize?: number): Promise<Readable> {
     assertValidKey(key);
     if (range) assertValidRange(range);
-    let fd: number;
-    try {
-      fd = await openFd(this.pathOf(key), 'r');
-    } catch (err) {
-      if (isMissing(err)) throw new BlobNotFoundError(key);
-      throw err;
-    }
+    const fd = await this.openForReading(key);
     // A small object expected whole is read in one go, asking one byte more than expected: a
     // short read then tells its end, and an object longer than expected still shows.
     const firstRead =
@@ -139,6 +133,32 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
     // However the stream ends: read to the end, failed, or destroyed before its first read.
     pieces.once('close', () => closeFd(fd, () => {}));
     return pieces;
+  }
+
+  async readWhole(key: string, expectedSize: number): Promise<Buffer> {
+    assertValidKey(key);
+    if (!Number.isSafeInteger(expectedSize) || expectedSize < 0) throw new RangeError(`Bad size ${expectedSize}`);
+    const fd = await this.openForReading(key);
+    try {
+      const buffer = Buffer.allocUnsafeSlow(expectedSize + 1);
+      let length = 0;
+      // One read almost always; a short read that is not the end (rare on a local file) reads on.
+      for (;;) {
+        const { bytesRead } = await readFd(fd, buffer, length, buffer.length - length, length);
+        length += bytesRead;
+        if (bytesRead === 0 || length === buffer.length) return buffer.subarray(0, length);
+      }
+    } finally {
+      closeFd(fd, () => {});
+    }
+  }
+
+  private async openForReading(key: string): Promise<number> {
+    try {
+      return await openFd(this.pathOf(key), 'r');
+    } catch (err) {
+      throw isMissing(err) ? new BlobNotFoundError(key) : err;
+    }
   }
 
   async stat(key: string): Promise<{ size: number } | null> {

@@ -98,6 +98,27 @@ describe('local disk store', () => {
     }
   });
 
+  it('reads a small object whole in one buffer: one byte past the size expected, to show a longer one', async () => {
+    const store = new LocalDiskStore(root);
+    for (const size of [0, 1, 4096, 100_000]) {
+      const body = randomBytes(size);
+      await store.put(`whole-${size}`, streamOf(body));
+      expect((await store.readWhole(`whole-${size}`, size)).equals(body)).toBe(true);
+      expect((await store.readWhole(`whole-${size}`, size + 5)).equals(body)).toBe(true);
+      if (size > 0) expect((await store.readWhole(`whole-${size}`, size - 1)).equals(body)).toBe(true);
+      if (size > 1) expect((await store.readWhole(`whole-${size}`, 0)).equals(body.subarray(0, 1))).toBe(true);
+    }
+    await expect(store.readWhole('absent', 10)).rejects.toBeInstanceOf(BlobNotFoundError);
+    for (const bad of [-1, 1.5, Number.NaN]) await expect(store.readWhole('whole-1', bad)).rejects.toBeInstanceOf(RangeError);
+    await expect(store.readWhole('../escape', 1)).rejects.toThrow();
+    const openFiles = async () => {
+      const fds = await readdir('/proc/self/fd');
+      const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+      return targets.filter((target) => target.startsWith(root)).length;
+    };
+    await expect.poll(openFiles).toBe(0);
+  });
+
   it('closes the file however its stream ends: read whole, stopped early, or never read', async () => {
     const store = new LocalDiskStore(root);
     await store.put('held', streamOf(randomBytes(3 * 512 * 1024)));

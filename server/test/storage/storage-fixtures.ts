@@ -158,8 +158,15 @@ export function expectSameBytes(actual: Buffer, expected: Buffer): void {
 /** Passes every call through and records the ranges read, to prove a range read fetches only what it needs. */
 export class RecordingStore implements BlobStore {
   readonly gets: { key: string; range?: ByteRange }[] = [];
+  readonly readWhole?: (key: string, expectedSize: number) => Promise<Buffer>;
 
-  constructor(private readonly inner: BlobStore) {}
+  /** `wholeReads`: offers the inner store's readWhole, when it has one. */
+  constructor(
+    private readonly inner: BlobStore,
+    wholeReads = false,
+  ) {
+    if (wholeReads && inner.readWhole) this.readWhole = (key, expectedSize) => inner.readWhole!(key, expectedSize);
+  }
 
   put(key: string, body: Readable): Promise<{ size: number }> {
     return this.inner.put(key, body);
