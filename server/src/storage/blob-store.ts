@@ -16,12 +16,8 @@ export interface BlobStore {
    * if the stream errors or the write fails, nothing is left under `key` or anywhere else.
    */
   put(key: string, body: Readable): Promise<{ size: number }>;
-  /**
-   * The stored bytes, or only `range` of them. Throws BlobNotFoundError when absent.
-   * `expectedSize`, when the caller knows it, lets a store size its reads; the bytes returned
-   * are the same whatever it says.
-   */
-  get(key: string, range?: ByteRange, expectedSize?: number): Promise<Readable>;
+  /** The stored bytes, or only `range` of them. Throws BlobNotFoundError when absent. */
+  get(key: string, range?: ByteRange): Promise<Readable>;
   /**
    * A small object whole, in one read and one Buffer, where the store can do that cheaply (local
    * disk): the first `expectedSize + 1` bytes at most, so an object longer than expected still

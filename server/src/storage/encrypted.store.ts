@@ -98,7 +98,7 @@ export class ChunkedEncryptedStore implements EncryptedStore {
     const base = { blobKey: key, key: dataKey.key, header: encodeHeader(dataKey.chunkSize), layout };
 
     let plan: OpenPlan;
-    let stored: AsyncIterable<Buffer>;
+    let stored: Readable;
     if (range) {
       // As in HTTP, a range that runs past the end is clipped to it.
       const slice = { start: range.start, end: Math.min(range.end, size - 1) };
@@ -111,7 +111,7 @@ export class ChunkedEncryptedStore implements EncryptedStore {
       // A small one in one Buffer where the store can: a zip of many files pays for each stream.
       if (this.inner.readWhole && layout.storedSize < WHOLE_READ_BYTES)
         return openChunks([await this.inner.readWhole(key, layout.storedSize)], plan);
-      stored = await this.inner.get(key, undefined, layout.storedSize);
+      stored = await this.inner.get(key);
     }
     return openChunks(stored, plan);
   }

@@ -28,8 +28,6 @@ const readFd = promisify(readFdCallback);
  * first chunk of the encrypted format.
  */
 const FIRST_READ_BYTES = 128 * 1024;
-/** Objects smaller than this, when their size is known, are read whole in their first read. */
-const WHOLE_READ_BYTES = 2 * 1024 * 1024;
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 const MAX_WRITE_PIECES = 1024;
 /** A piece written in place starts reaching the disk after this much, ahead of its final sync. */
@@ -121,15 +119,11 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
     if (path.dirname(target) !== path.dirname(this.pathOf(from))) await syncDir(path.dirname(this.pathOf(from)));
   }
 
-  async get(key: string, range?: ByteRange, expectedSize?: number): Promise<Readable> {
+  async get(key: string, range?: ByteRange): Promise<Readable> {
     assertValidKey(key);
     if (range) assertValidRange(range);
     const fd = await this.openForReading(key);
-    // A small object expected whole is read in one go, asking one byte more than expected: a
-    // short read then tells its end, and an object longer than expected still shows.
-    const firstRead =
-      range === undefined && expectedSize !== undefined && expectedSize < WHOLE_READ_BYTES ? expectedSize + 1 : FIRST_READ_BYTES;
-    const pieces = Readable.from(readPieces(fd, range?.start ?? 0, range?.end ?? Infinity, firstRead), { objectMode: false });
+    const pieces = Readable.from(readPieces(fd, range?.start ?? 0, range?.end ?? Infinity), { objectMode: false });
     // However the stream ends: read to the end, failed, or destroyed before its first read.
     pieces.once('close', () => closeFd(fd, () => {}));
     return pieces;
@@ -375,9 +369,9 @@ function ignoreMissing(err: unknown): void {
  * grow), so no further read is spent learning that: with many small files (a zip) that is one
  * read in every two or three.
  */
-async function* readPieces(fd: number, start: number, end: number, firstRead: number): AsyncGenerator<Buffer> {
+async function* readPieces(fd: number, start: number, end: number): AsyncGenerator<Buffer> {
   for (let position = start; position <= end;) {
-    const wanted = Math.min(position === start ? firstRead : READ_BUFFER_BYTES, end + 1 - position);
+    const wanted = Math.min(position === start ? FIRST_READ_BYTES : READ_BUFFER_BYTES, end + 1 - position);
     const buffer = Buffer.allocUnsafeSlow(wanted);
     const { bytesRead } = await readFd(fd, buffer, 0, wanted, position);
     if (bytesRead === 0) return;

@@ -89,9 +89,6 @@ describe('local disk store', () => {
       const body = randomBytes(size);
       await store.put(`sized-${size}`, streamOf(body));
       expect((await readAll(store.get(`sized-${size}`))).equals(body)).toBe(true);
-      // The expected size only sizes the reads: right, too small or too big, the bytes are the object's.
-      for (const expected of [size, Math.max(0, size - 1), size + 1, 0])
-        expect((await readAll(store.get(`sized-${size}`, undefined, expected))).equals(body)).toBe(true);
       if (size < 2) continue;
       const range = { start: 1, end: size + 10 };
       expect((await readAll(store.get(`sized-${size}`, range))).equals(body.subarray(1))).toBe(true);
