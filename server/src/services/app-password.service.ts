@@ -9,6 +9,17 @@ import type { SecurityRecorder } from './security-log.service.js';
 export const MAX_APP_PASSWORDS = 50;
 
 /**
+ * A new app password: 24 URL-safe characters, never starting with "-", which a
+ * command-line client (litmus, rclone, curl) would read as an option rather than a password.
+ */
+export function newAppPassword(): string {
+  for (;;) {
+    const password = randomBytes(18).toString('base64url');
+    if (!password.startsWith('-')) return password;
+  }
+}
+
+/**
  * Passwords for one device or app each (WebDAV clients, sync tools), apart from the account
  * password: changing that password or signing out everywhere leaves them working, and each can be
  * revoked alone. The secret is 144 random bits, shown once; only its SHA-256 is kept (a secret of
@@ -25,7 +36,7 @@ export class AppPasswordService {
     if ((await this.passwords.countOwned(accountId)) >= MAX_APP_PASSWORDS) {
       throw new ConflictError('CONFLICT', `An account can have at most ${MAX_APP_PASSWORDS} app passwords`);
     }
-    const password = randomBytes(18).toString('base64url');
+    const password = newAppPassword();
     const row: AppPasswordRow = {
       id: newId(),
       accountId,
