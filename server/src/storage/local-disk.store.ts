@@ -1,9 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { close as closeFd, open as openFdCallback, read as readFdCallback } from 'node:fs';
-import { mkdir, open, readdir, rm, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import {
+  close as closeFdCallback,
+  fdatasync as fdatasyncCallback,
+  fsync as fsyncCallback,
+  ftruncate as ftruncateCallback,
+  open as openFdCallback,
+  read as readFdCallback,
+  rename as renameCallback,
+  writev as writevCallback,
+} from 'node:fs';
+import { mkdir, readdir, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable, Writable, finished } from 'node:stream';
 import { promisify } from 'node:util';
 import { assertValidKey, assertValidRange, isValidKey } from './blob-key.js';
 import { BlobNotFoundError, type ByteRange, type GrowableBlobStore, type ListableBlobStore, type StoredObject } from './blob-store.js';
@@ -17,11 +25,19 @@ export interface LocalDiskStoreOptions {
 const TEMP_DIR = '.tmp';
 const DEFAULT_STALE_TEMP_MS = 60 * 60 * 1000;
 const READ_BUFFER_BYTES = 512 * 1024;
-// Reads go through plain descriptors and the callback API: a FileHandle and its promise requests
-// cost about a third more of the main thread per call, which a zip of many files pays thousands
-// of times.
+// Files go through plain descriptors and the callback API: a FileHandle and its promise requests
+// cost about a third more of the main thread per call, which a zip of many files, or many small
+// uploads, pay thousands of times.
 const openFd = promisify(openFdCallback);
 const readFd = promisify(readFdCallback);
+const writevFd = promisify(writevCallback);
+const fsyncFd = promisify(fsyncCallback);
+const fdatasyncFd = promisify(fdatasyncCallback);
+const ftruncateFd = promisify(ftruncateCallback);
+const closeFd = promisify(closeFdCallback);
+const renamePath = promisify(renameCallback);
+/** For a descriptor only read from: nothing is lost if closing it fails. */
+const closeQuietly = (fd: number) => closeFdCallback(fd, () => {});
 /**
  * The first read of an object is smaller: most files are small, and a buffer of a full read for
  * each (a zip of many) is memory the garbage collector must then chase. It still holds a whole
@@ -42,6 +58,8 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
   readonly root: string;
   private readonly tempDir: string;
   private ready: Promise<void> | undefined;
+  /** Folders known to exist: a small upload would otherwise spend a `mkdir` call on its shard every time. */
+  private readonly knownDirs = new Set<string>();
 
   constructor(
     root: string,
@@ -53,25 +71,24 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
 
   async put(key: string, body: Readable): Promise<{ size: number }> {
     const tempPath = path.join(this.tempDir, randomUUID());
-    let handle: FileHandle | undefined;
+    let fd: number | undefined;
     let finalPath: string | undefined;
     try {
       assertValidKey(key);
       await this.prepare();
-      handle = await open(tempPath, 'wx', 0o600);
-      const size = await writeAll(body, handle);
-      await handle.sync();
-      await handle.close();
-      handle = undefined;
+      fd = await openFd(tempPath, 'wx', 0o600);
+      const size = await writeAll(body, fd);
+      await fsyncFd(fd);
+      await closeFd(fd);
+      fd = undefined;
       const target = this.pathOf(key);
-      await ensureDir(path.dirname(target));
-      await rename(tempPath, target);
+      await this.renameInto(tempPath, target);
       finalPath = target;
       await syncDir(path.dirname(target));
       return { size };
     } catch (err) {
       body.destroy();
-      await handle?.close().catch(() => undefined);
+      if (fd !== undefined) closeQuietly(fd);
       await unlink(tempPath).catch(ignoreMissing);
       // Renamed but not durable: the caller is told it failed, so the key must not exist.
       if (finalPath) await unlink(finalPath).catch(ignoreMissing);
@@ -80,43 +97,81 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
   }
 
   async writeAt(key: string, position: number, body: Readable): Promise<{ size: number }> {
-    let handle: FileHandle | undefined;
+    let fd: number | undefined;
     try {
       assertValidKey(key);
       if (!Number.isSafeInteger(position) || position < 0) throw new RangeError(`Bad position ${position}`);
       await this.prepare();
       const target = this.pathOf(key);
-      await ensureDir(path.dirname(target));
-      // Past the start, the object must exist already: a missing one means its earlier pieces are gone.
-      handle = await open(target, position === 0 ? 'w' : 'r+', 0o600).catch((err: unknown) => {
-        throw isMissing(err) ? new BlobNotFoundError(key) : err;
-      });
-      await handle.truncate(position);
-      const size = await writeAll(body, handle, position, EARLY_FLUSH_BYTES);
-      await handle.sync();
+      await this.ensureParent(target);
+      fd = await this.openForWriting(key, target, position);
+      await ftruncateFd(fd, position);
+      const size = await writeAll(body, fd, position, EARLY_FLUSH_BYTES);
+      await fsyncFd(fd);
       if (position === 0) await syncDir(path.dirname(target));
       return { size };
     } catch (err) {
       body.destroy();
       // The caller keeps none of a failed piece (its offset does not move), so the space it took
       // goes back now: on a full disk that is what lets the retry fit.
-      await handle?.truncate(position).catch(() => undefined);
+      if (fd !== undefined) await ftruncateFd(fd, position).catch(() => undefined);
       throw fsWriteError(err);
     } finally {
-      await handle?.close().catch(() => undefined);
+      if (fd !== undefined) await closeFd(fd).catch(() => undefined);
     }
   }
 
   async promote(from: string, to: string): Promise<void> {
     assertValidKey(from);
     assertValidKey(to);
+    const source = this.pathOf(from);
     const target = this.pathOf(to);
-    await ensureDir(path.dirname(target));
-    await rename(this.pathOf(from), target).catch((err: unknown) => {
+    await this.renameInto(source, target).catch((err: unknown) => {
       throw isMissing(err) ? new BlobNotFoundError(from) : fsWriteError(err);
     });
     await syncDir(path.dirname(target));
-    if (path.dirname(target) !== path.dirname(this.pathOf(from))) await syncDir(path.dirname(this.pathOf(from)));
+    if (path.dirname(target) !== path.dirname(source)) await syncDir(path.dirname(source));
+  }
+
+  /**
+   * Renames `from` to `target`, creating the target's folder first if this store has not seen it
+   * yet. A folder removed behind the store's back (by hand, by a restore) fails the rename once;
+   * it is then made again and the rename retried, so only a missing `from` fails it.
+   */
+  private async renameInto(from: string, target: string): Promise<void> {
+    await this.ensureParent(target);
+    try {
+      await renamePath(from, target);
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+      this.knownDirs.delete(path.dirname(target));
+      await this.ensureParent(target);
+      await renamePath(from, target);
+    }
+  }
+
+  /**
+   * Opens the object to write at `position`. Past the start it must exist already: a missing one
+   * means its earlier pieces are gone. At the start, a missing folder is made again.
+   */
+  private async openForWriting(key: string, target: string, position: number): Promise<number> {
+    try {
+      return await openFd(target, position === 0 ? 'w' : 'r+', 0o600);
+    } catch (err) {
+      if (!isMissing(err)) throw err;
+      if (position > 0) throw new BlobNotFoundError(key);
+      this.knownDirs.delete(path.dirname(target));
+      await this.ensureParent(target);
+      return openFd(target, 'w', 0o600);
+    }
+  }
+
+  /** Creates (durably) the folder of `target` unless this store already made or found it. */
+  private async ensureParent(target: string): Promise<void> {
+    const dir = path.dirname(target);
+    if (this.knownDirs.has(dir)) return;
+    await ensureDir(dir);
+    this.knownDirs.add(dir);
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
@@ -125,7 +180,7 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
     const fd = await this.openForReading(key);
     const pieces = Readable.from(readPieces(fd, range?.start ?? 0, range?.end ?? Infinity), { objectMode: false });
     // However the stream ends: read to the end, failed, or destroyed before its first read.
-    pieces.once('close', () => closeFd(fd, () => {}));
+    pieces.once('close', () => closeQuietly(fd));
     return pieces;
   }
 
@@ -143,7 +198,7 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
         if (bytesRead === 0 || length === buffer.length) return buffer.subarray(0, length);
       }
     } finally {
-      closeFd(fd, () => {});
+      closeQuietly(fd);
     }
   }
 
@@ -228,15 +283,19 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
  * one (a single writev), so a body in many small pieces costs few system calls; and each piece is
  * written as it is, where reading the body by async iteration would first join whatever is buffered.
  */
-async function writeAll(body: Readable, handle: FileHandle, start = 0, flushEvery = 0): Promise<number> {
+async function writeAll(body: Readable, fd: number, start = 0, flushEvery = 0): Promise<number> {
   let size = 0;
-  const flusher = flushEvery > 0 ? new EarlyFlusher(handle, flushEvery) : null;
+  const flusher = flushEvery > 0 ? new EarlyFlusher(fd, flushEvery) : null;
+  // The caller closes the descriptor once this returns, even on failure; a write still queued
+  // then could land in whatever file reuses the number, so none may outlive this call.
+  let writing: Promise<void> = Promise.resolve();
   const sink = new Writable({
     highWaterMark: WRITE_BUFFER_BYTES,
     write(chunk: Buffer, _encoding, done) {
       const at = start + size;
       size += chunk.length;
-      writePieces(handle, [chunk], at).then(() => (flusher?.written(chunk.length), done()), done);
+      writing = writePieces(fd, [chunk], at);
+      writing.then(() => (flusher?.written(chunk.length), done()), done);
     },
     writev(chunks, done) {
       const pieces = chunks.map(({ chunk }) => chunk as Buffer);
@@ -244,16 +303,42 @@ async function writeAll(body: Readable, handle: FileHandle, start = 0, flushEver
       let bytes = 0;
       for (const piece of pieces) bytes += piece.length;
       size += bytes;
-      writePieces(handle, pieces, at).then(() => (flusher?.written(bytes), done()), done);
+      writing = writePieces(fd, pieces, at);
+      writing.then(() => (flusher?.written(bytes), done()), done);
     },
   });
-  // The sink's buffer gives backpressure; the pipeline fails if the body errors.
   try {
-    await pipeline(body, sink);
+    await pipeInto(body, sink);
   } finally {
+    await writing.catch(() => undefined);
     await flusher?.settled();
   }
   return size;
+}
+
+/**
+ * `body.pipe(sink)` until the sink has finished; fails when either stream fails or the body
+ * closes before its end. `pipeline` would do the same but builds an AbortController per call and
+ * aborts it on completion, which creates a DOMException, stack trace and all: a cost every small
+ * upload paid.
+ */
+function pipeInto(body: Readable, sink: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const settle = (err?: Error | null) => {
+      if (settled) return;
+      settled = true;
+      if (!err) return resolve();
+      body.unpipe(sink);
+      sink.destroy();
+      reject(err);
+    };
+    finished(body, { writable: false }, (err) => {
+      if (err) settle(err);
+    });
+    finished(sink, settle);
+    body.pipe(sink);
+  });
 }
 
 /**
@@ -265,7 +350,7 @@ class EarlyFlusher {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly handle: FileHandle,
+    private readonly fd: number,
     private readonly every: number,
   ) {}
 
@@ -273,7 +358,7 @@ class EarlyFlusher {
     this.pending += bytes;
     if (this.pending < this.every || this.running) return;
     this.pending = 0;
-    this.running = this.handle.datasync().then(
+    this.running = fdatasyncFd(this.fd).then(
       () => void (this.running = null),
       () => void (this.running = null),
     );
@@ -285,11 +370,11 @@ class EarlyFlusher {
 }
 
 /** Writes the pieces one after another from file position `at`. */
-async function writePieces(handle: FileHandle, pieces: Buffer[], at: number): Promise<void> {
+async function writePieces(fd: number, pieces: Buffer[], at: number): Promise<void> {
   // One writev takes at most IOV_MAX (1024 on Linux) buffers.
   for (let from = 0; from < pieces.length; from += MAX_WRITE_PIECES) {
     const batch = pieces.slice(from, from + MAX_WRITE_PIECES);
-    let { bytesWritten } = await handle.writev(batch, at);
+    let { bytesWritten } = await writevFd(fd, batch, at);
     // A short write is rare on a regular file; then the rest goes piece by piece.
     for (const piece of batch) {
       if (bytesWritten >= piece.length) {
@@ -299,7 +384,7 @@ async function writePieces(handle: FileHandle, pieces: Buffer[], at: number): Pr
       }
       at += bytesWritten;
       for (let offset = bytesWritten; offset < piece.length;) {
-        const { bytesWritten: n } = await handle.write(piece, offset, piece.length - offset, at);
+        const { bytesWritten: n } = await writevFd(fd, [piece.subarray(offset)], at);
         offset += n;
         at += n;
       }
@@ -320,11 +405,11 @@ async function ensureDir(dir: string): Promise<void> {
 async function syncDir(dir: string): Promise<void> {
   // Windows cannot open a directory for fsync; NTFS journals the rename itself.
   if (process.platform === 'win32') return;
-  const handle = await open(dir, 'r');
+  const fd = await openFd(dir, 'r');
   try {
-    await handle.sync();
+    await fsyncFd(fd);
   } finally {
-    await handle.close();
+    await closeFd(fd);
   }
 }
 

@@ -55,10 +55,40 @@ describe('local disk store', () => {
     expect((await readAll(store.get('text'))).toString()).toBe('nimbus drive');
   });
 
-  it('removes the temp file when the source fails', async () => {
+  it('removes the temp file when the source fails or closes before its end, and keeps no file open', async () => {
     const store = new LocalDiskStore(root);
     await expect(store.put('broken', failingStream(randomBytes(300_000), new Error('cut')))).rejects.toThrow('cut');
+    const cut = new PassThrough();
+    const put = store.put('cut', cut);
+    cut.write(randomBytes(200_000));
+    setTimeout(() => cut.destroy(), 20);
+    await expect(put).rejects.toThrow(/premature close/i);
     expect(await readdir(path.join(root, '.tmp'))).toEqual([]);
+    expect(await store.stat('broken')).toBeNull();
+    expect(await store.stat('cut')).toBeNull();
+    expect(await openFilesUnder(root)).toBe(0);
+  });
+
+  it('makes its shard folders again when they were removed behind its back', async () => {
+    const store = new LocalDiskStore(root);
+    const removeShards = async () => {
+      for (const name of await readdir(root)) if (name !== '.tmp') await rm(path.join(root, name), { recursive: true });
+    };
+    await store.put('first', streamOf(Buffer.from('one')));
+    await store.writeAt('tus/part', 0, streamOf(Buffer.from('moved')));
+    await removeShards();
+    await store.put('first', streamOf(Buffer.from('again')));
+    expect((await readAll(store.get('first'))).toString()).toBe('again');
+
+    await removeShards();
+    await store.writeAt('tus/part', 0, streamOf(Buffer.from('moved')));
+    await expect(store.writeAt('tus/other', 5, streamOf(Buffer.from('x')))).rejects.toBeInstanceOf(BlobNotFoundError);
+    await store.promote('tus/part', 'first');
+    await removeShards();
+    await store.put('tus/part', streamOf(Buffer.from('anew')));
+    await store.promote('tus/part', 'first');
+    expect((await readAll(store.get('first'))).toString()).toBe('anew');
+    await expect(store.promote('tus/gone', 'first')).rejects.toBeInstanceOf(BlobNotFoundError);
   });
 
   it('sweeps stale temp files left by a crash, and only those', async () => {
@@ -108,28 +138,18 @@ describe('local disk store', () => {
     await expect(store.readWhole('absent', 10)).rejects.toBeInstanceOf(BlobNotFoundError);
     for (const bad of [-1, 1.5, Number.NaN]) await expect(store.readWhole('whole-1', bad)).rejects.toBeInstanceOf(RangeError);
     await expect(store.readWhole('../escape', 1)).rejects.toThrow();
-    const openFiles = async () => {
-      const fds = await readdir('/proc/self/fd');
-      const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
-      return targets.filter((target) => target.startsWith(root)).length;
-    };
-    await expect.poll(openFiles).toBe(0);
+    await expect.poll(() => openFilesUnder(root)).toBe(0);
   });
 
   it('closes the file however its stream ends: read whole, stopped early, or never read', async () => {
     const store = new LocalDiskStore(root);
     await store.put('held', streamOf(randomBytes(3 * 512 * 1024)));
-    const openFiles = async () => {
-      const fds = await readdir('/proc/self/fd');
-      const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
-      return targets.filter((target) => target.startsWith(root)).length;
-    };
     await readAll(store.get('held'));
     const stopped = await store.get('held');
     for await (const piece of stopped) if (piece) break;
     const unread = await store.get('held');
     unread.destroy();
-    await expect.poll(openFiles).toBe(0);
+    await expect.poll(() => openFilesUnder(root)).toBe(0);
   });
 
   describe('growing an object in place', () => {
@@ -169,3 +189,10 @@ describe('local disk store', () => {
     });
   });
 });
+
+/** Descriptors this process holds on files under `root`. */
+async function openFilesUnder(root: string): Promise<number> {
+  const fds = await readdir('/proc/self/fd');
+  const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+  return targets.filter((target) => target.startsWith(root)).length;
+}
