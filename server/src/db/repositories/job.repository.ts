@@ -1,9 +1,13 @@
 import type { Db, Dialect } from '../database.js';
+import { preparedQuery } from '../prepared-query.js';
 import type { JobTable } from '../schema.js';
 
 export type JobRow = JobTable;
 
 export class JobRepository {
+  /** The compiled claim statement for each set of job names a worker asks for (a handful). */
+  private readonly claims = new Map<string, (args: [string, number, number]) => Promise<JobRow[]>>();
+
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
@@ -44,27 +48,41 @@ export class JobRepository {
 
   /**
    * Takes the next due job for this worker, leasing it until `leaseUntil`. One statement,
-   * and SKIP LOCKED on PostgreSQL, so several processes never take the same job.
+   * and SKIP LOCKED on PostgreSQL, so several processes never take the same job. The statement
+   * is compiled once per set of job names: a worker claims after every change that may have
+   * queued work, and building the query cost more than running it.
    */
   async claimNext(names: readonly string[], workerId: string, now: number, leaseUntil: number): Promise<JobRow | undefined> {
-    return this.db
-      .updateTable('job')
-      .set((eb) => ({ lockedBy: workerId, lockedUntil: leaseUntil, attempts: eb('attempts', '+', 1) }))
-      .where('id', '=', (eb) => {
-        let next = eb
-          .selectFrom('job')
-          .select('id')
-          .where('failedAt', 'is', null)
-          .where('runAt', '<=', now)
-          .where('name', 'in', names)
-          .where((w) => w.or([w('lockedUntil', 'is', null), w('lockedUntil', '<', now)]))
-          .orderBy('fairAt')
-          .limit(1);
-        if (this.dialect === 'postgres') next = next.forUpdate().skipLocked();
-        return next;
-      })
-      .returningAll()
-      .executeTakeFirst();
+    const [job] = await this.claimOf(names)([workerId, leaseUntil, now]);
+    return job;
+  }
+
+  private claimOf(names: readonly string[]): (args: [string, number, number]) => Promise<JobRow[]> {
+    const key = names.join('\n');
+    let claim = this.claims.get(key);
+    if (!claim) {
+      claim = preparedQuery(this.db, 3, ([workerId, leaseUntil, now]: (string | number)[]) =>
+        this.db
+          .updateTable('job')
+          .set((eb) => ({ lockedBy: workerId as string, lockedUntil: leaseUntil as number, attempts: eb('attempts', '+', 1) }))
+          .where('id', '=', (eb) => {
+            let next = eb
+              .selectFrom('job')
+              .select('id')
+              .where('failedAt', 'is', null)
+              .where('runAt', '<=', now as number)
+              .where('name', 'in', names)
+              .where((w) => w.or([w('lockedUntil', 'is', null), w('lockedUntil', '<', now as number)]))
+              .orderBy('fairAt')
+              .limit(1);
+            if (this.dialect === 'postgres') next = next.forUpdate().skipLocked();
+            return next;
+          })
+          .returningAll(),
+      ) as (args: [string, number, number]) => Promise<JobRow[]>;
+      this.claims.set(key, claim);
+    }
+    return claim;
   }
 
   /** Keeps a running job's claim while its worker lives; false once another worker took it over. */
