@@ -34,8 +34,11 @@ const fileData = z
   .strict();
 type FileData = z.infer<typeof fileData>;
 
+/** Built once: zod compiles a schema's checks on its first use, which per request cost more than the check. */
+const parentField = z.object({ parent: parentRef.default('/') });
+
 function parentOf(fields: Fields): string {
-  return parseInput(z.object({ parent: parentRef.default('/') }), { parent: field(fields, 'parent') }).parent;
+  return parseInput(parentField, { parent: field(fields, 'parent') }).parent;
 }
 
 function parseFileData(json: string): FileData {
