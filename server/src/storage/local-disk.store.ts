@@ -36,7 +36,7 @@ const fdatasyncFd = promisify(fdatasyncCallback);
 const ftruncateFd = promisify(ftruncateCallback);
 const closeFd = promisify(closeFdCallback);
 const renamePath = promisify(renameCallback);
-/** For a descriptor only read from: nothing is lost if closing it fails. */
+/** For a descriptor whose bytes no longer matter (read from, or of a write given up): nothing is lost if closing it fails. */
 const closeQuietly = (fd: number) => closeFdCallback(fd, () => {});
 /**
  * The first read of an object is smaller: most files are small, and a buffer of a full read for
@@ -79,8 +79,10 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
       fd = await openFd(tempPath, 'wx', 0o600);
       const size = await writeAll(body, fd);
       await fsyncFd(fd);
-      await closeFd(fd);
+      // Released even when close fails, so never closed twice: the number may be reused at once.
+      const written = fd;
       fd = undefined;
+      await closeFd(written);
       const target = this.pathOf(key);
       await this.renameInto(tempPath, target);
       finalPath = target;
