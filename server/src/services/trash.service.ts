@@ -224,8 +224,10 @@ export class TrashService {
     let rows = this.batchRows(CASCADE_BATCH.first);
     for (const cascade of cascades) {
       for (let done = false; !done;) {
-        // Requests waiting for the database, and those just arrived, go before the next batch.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        // Requests waiting for the database, and those just arrived, go before the next batch. A
+        // timer, not setImmediate: the requests read in the next poll phase check their session
+        // at setImmediate, and a batch queued there before them would make them wait for it too.
+        await new Promise<void>((resolve) => setTimeout(resolve, 0));
         let started = 0;
         done = await this.uow.run(async (r) => {
           started = performance.now();
