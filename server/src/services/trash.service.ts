@@ -19,6 +19,7 @@ const PURGE_BATCH = 200;
  * transaction that changes the folders, takes up to `first` files: a folder of fewer goes in one piece.
  */
 const CASCADE_BATCH = { ms: 30, first: 500, min: 50, max: 5000 };
+const BATCH_GAP_MS = 2;
 
 interface ResolvedItems {
   files: FileRow[];
@@ -227,7 +228,9 @@ export class TrashService {
         // Requests waiting for the database, and those just arrived, go before the next batch. A
         // timer, not setImmediate: the requests read in the next poll phase check their session
         // at setImmediate, and a batch queued there before them would make them wait for it too.
-        await new Promise<void>((resolve) => setTimeout(resolve, 0));
+        // Its 2 ms also let in the next request of a client that asks again as soon as it is
+        // answered (a list, then its next page); without them, such a client waits for every batch.
+        await new Promise<void>((resolve) => setTimeout(resolve, BATCH_GAP_MS));
         let started = 0;
         done = await this.uow.run(async (r) => {
           started = performance.now();
