@@ -146,8 +146,7 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
       await renamePath(from, target);
     } catch (err) {
       if (!isMissing(err)) throw err;
-      this.knownDirs.delete(path.dirname(target));
-      await this.ensureParent(target);
+      await this.remakeParent(target);
       await renamePath(from, target);
     }
   }
@@ -162,10 +161,15 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
     } catch (err) {
       if (!isMissing(err)) throw err;
       if (position > 0) throw new BlobNotFoundError(key);
-      this.knownDirs.delete(path.dirname(target));
-      await this.ensureParent(target);
+      await this.remakeParent(target);
       return openFd(target, 'w', 0o600);
     }
+  }
+
+  /** For a folder this store knew but that was removed behind its back. */
+  private async remakeParent(target: string): Promise<void> {
+    this.knownDirs.delete(path.dirname(target));
+    await this.ensureParent(target);
   }
 
   /** Creates (durably) the folder of `target` unless this store already made or found it. */
@@ -293,12 +297,7 @@ async function writeAll(body: Readable, fd: number, start = 0, flushEvery = 0): 
   let writing: Promise<void> = Promise.resolve();
   const sink = new Writable({
     highWaterMark: WRITE_BUFFER_BYTES,
-    write(chunk: Buffer, _encoding, done) {
-      const at = start + size;
-      size += chunk.length;
-      writing = writePieces(fd, [chunk], at);
-      writing.then(() => (flusher?.written(chunk.length), done()), done);
-    },
+    // A single chunk comes here too: Writable hands it to `writev` when there is no `write`.
     writev(chunks, done) {
       const pieces = chunks.map(({ chunk }) => chunk as Buffer);
       const at = start + size;
