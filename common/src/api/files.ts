@@ -85,6 +85,12 @@ export const itemsBody = z.object({ items: z.array(itemRef).min(1).max(1000), pa
 export const moveItemsBody = z.object({ items: z.array(itemRef).min(1).max(1000), parentID: parentRef });
 export type ItemRef = z.infer<typeof itemRef>;
 
+/**
+ * The answer to make-public and make-one: the updated file, as SPEC has it, plus the `{ file, token }`
+ * myDrive's own client reads (`token` is the link's token, the file's `metadata.link`).
+ */
+export type LinkedFileDto = FileDto & { file: FileDto; token: string };
+
 /** What anyone holding a share link sees: the public download page, nothing more. */
 export interface PublicFileDto {
   _id: string;

@@ -1,4 +1,4 @@
-import type { FileDto, LinkType } from '@nimbus/common';
+import type { FileDto, LinkType, LinkedFileDto } from '@nimbus/common';
 import { http } from './client';
 
 /** What the public download page may know about a shared file. */
@@ -20,8 +20,10 @@ const PATHS: Record<Permission, string> = {
 
 /** Makes the link public, one-time, or removes it; answers the updated file. */
 export async function changeLink(id: string, permission: Permission): Promise<FileDto> {
-  const { data } = await http.patch<FileDto>(`${PATHS[permission]}/${encodeURIComponent(id)}`);
-  return data;
+  const url = `${PATHS[permission]}/${encodeURIComponent(id)}`;
+  if (permission === 'private') return (await http.patch<FileDto>(url)).data;
+  // The answer also carries the file at the top level; the nested one is kept, without the extra keys.
+  return (await http.patch<LinkedFileDto>(url)).data.file;
 }
 
 export async function getPublicInfo(id: string, token: string): Promise<PublicFileInfo> {

@@ -1,4 +1,4 @@
-import type { FileDto } from '@nimbus/common';
+import type { FileDto, LinkedFileDto } from '@nimbus/common';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -29,6 +29,11 @@ const shared = (linkType: 'public' | 'one', link = 'tok123'): FileDto => ({
   ...privateFile,
   metadata: { ...privateFile.metadata, linkType, link },
 });
+/** The server's answer to make-public and make-one: the file's fields, plus `file` and `token`. */
+const linked = (linkType: 'public' | 'one', link: string): LinkedFileDto => {
+  const file = shared(linkType, link);
+  return { ...file, file, token: link };
+};
 
 const TEXTS = {
   private: 'Only you can view and download this file',
@@ -78,7 +83,7 @@ describe('share popup', () => {
   it('makes the file public: the select is disabled meanwhile, then the link shows and can be copied', async () => {
     const writeText = vi.fn(() => Promise.resolve());
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    const pending = deferredReply({ status: 200, data: shared('public') });
+    const pending = deferredReply({ status: 200, data: linked('public', 'tok123') });
     onRequest('PATCH', '/file-service/make-public/f1', pending.reply);
     const { store } = renderShare(privateFile);
     fireEvent.change(await screen.findByLabelText('Permission'), { target: { value: 'public' } });
@@ -91,6 +96,8 @@ describe('share popup', () => {
     expect(linkBox().value).toBe(`${window.location.origin}/public-download/f1/tok123`);
     expect(help()).toBe(TEXTS.public);
     expect(store.getState().selection.shareModal.file?.metadata.linkType).toBe('public');
+    // The popup keeps the file alone, not the answer's copy of it beside its token.
+    expect(store.getState().selection.shareModal.file).toEqual(shared('public'));
 
     fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
     await toastText('Link Copied');
@@ -98,7 +105,7 @@ describe('share popup', () => {
   });
 
   it('shows the temporary helper text after making a one-time link', async () => {
-    onRequest('PATCH', '/file-service/make-one/f1', { status: 200, data: shared('one', 'once1') });
+    onRequest('PATCH', '/file-service/make-one/f1', { status: 200, data: linked('one', 'once1') });
     renderShare(privateFile);
     fireEvent.change(await screen.findByLabelText('Permission'), { target: { value: 'one' } });
     await toastText('Public Link Generated');

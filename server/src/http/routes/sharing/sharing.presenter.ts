@@ -1,5 +1,14 @@
-import type { PublicFileDto } from '@nimbus/common';
-import type { FileRow } from '../../../db/repositories/file.repository.js';
+import type { LinkedFileDto, PublicFileDto } from '@nimbus/common';
+import type { FileRow, ShownFile } from '../../../db/repositories/file.repository.js';
+import { presentFile } from '../files/files.presenter.js';
+
+/** A file just given a link: the file as SPEC answers it, plus the `{ file, token }` myDrive's client reads. */
+export function presentLinkedFile(row: ShownFile): LinkedFileDto {
+  const file = presentFile(row);
+  const token = file.metadata.link;
+  if (!token) throw new Error(`file ${row.id} was given a link but has no token`);
+  return { ...file, file, token };
+}
 
 /** Only what the public download page shows; owner, folder and everything else stay hidden. */
 export function presentPublicFile(row: FileRow): PublicFileDto {

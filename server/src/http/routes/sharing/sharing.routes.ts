@@ -1,4 +1,4 @@
-import { shareLinkParams, type FileDto, type PublicFileDto } from '@nimbus/common';
+import { shareLinkParams, type FileDto, type LinkedFileDto, type PublicFileDto } from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { ShareService } from '../../../services/share.service.js';
@@ -7,7 +7,7 @@ import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';
 import { presentFile } from '../files/files.presenter.js';
-import { presentPublicFile } from './sharing.presenter.js';
+import { presentLinkedFile, presentPublicFile } from './sharing.presenter.js';
 
 export interface SharingRoutesDeps {
   shares: ShareService;
@@ -21,12 +21,12 @@ export function sharingRoutes(app: FastifyInstance, deps: SharingRoutesDeps): vo
   const { shares, downloads } = deps;
   const auth = { preHandler: deps.requireAuth };
 
-  app.patch('/file-service/make-public/:id', auth, async (request): Promise<FileDto> => {
-    return presentFile(await shares.makePublic(authOf(request).accountId, parseInput(idParams, request.params).id));
+  app.patch('/file-service/make-public/:id', auth, async (request): Promise<LinkedFileDto> => {
+    return presentLinkedFile(await shares.makePublic(authOf(request).accountId, parseInput(idParams, request.params).id));
   });
 
-  app.patch('/file-service/make-one/:id', auth, async (request): Promise<FileDto> => {
-    return presentFile(await shares.makeOneTime(authOf(request).accountId, parseInput(idParams, request.params).id));
+  app.patch('/file-service/make-one/:id', auth, async (request): Promise<LinkedFileDto> => {
+    return presentLinkedFile(await shares.makeOneTime(authOf(request).accountId, parseInput(idParams, request.params).id));
   });
 
   app.patch('/file-service/remove-link/:id', auth, async (request): Promise<FileDto> => {
