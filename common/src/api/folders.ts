@@ -38,10 +38,20 @@ export const listFoldersQuery = z.object({
   trashMode: flag,
 });
 
+/**
+ * Folders to leave out of the move targets. myDrive sends an empty id for a file right-clicked
+ * without being selected: it leaves out nothing.
+ */
+const excludedIds = z
+  .union([z.string(), z.array(z.string()).max(1000)])
+  .optional()
+  .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]).filter((s) => s !== ''))
+  .pipe(z.array(id).max(1000));
+
 export const moveFolderListQuery = z.object({
   parent: parentRef.default('/'),
   search: searchTerm,
-  folderIDs: idList,
+  folderIDs: excludedIds,
   currentParent: parentRef.optional(),
 });
 

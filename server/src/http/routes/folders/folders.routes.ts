@@ -18,9 +18,18 @@ export interface FolderRoutesDeps {
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
-/** Query keys arrive as `folderIDs[]`; the schemas name them without brackets. */
+/**
+ * Query keys arrive as `folderIDs[]` or `folderIDs`, once or repeated; the schemas name them without
+ * brackets, and a key spelled both ways keeps the values of both.
+ */
 function withoutBrackets(query: unknown): Record<string, unknown> {
-  return Object.fromEntries(Object.entries((query ?? {}) as Record<string, unknown>).map(([k, v]) => [k.replace(/\[\]$/, ''), v]));
+  const merged = new Map<string, unknown>();
+  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    const name = key.replace(/\[\]$/, '');
+    const before = merged.get(name);
+    merged.set(name, before === undefined ? value : [before, value].flat());
+  }
+  return Object.fromEntries(merged);
 }
 
 export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void {
