@@ -15,6 +15,7 @@ import { registerBodyTimeout } from './http/plugins/body-timeout.js';
 import { serializeRequest } from './http/plugins/request-log.js';
 import { registerErrorHandler } from './http/plugins/error-handler.js';
 import { registerSecurityHeaders } from './http/plugins/security-headers.js';
+import { answerUnroutable, registerPublicHeaders } from './http/plugins/public-headers.js';
 import { registerWebApp } from './http/plugins/web-app.js';
 import { healthRoutes } from './http/routes/health/health.routes.js';
 import { userRoutes } from './http/routes/users/users.routes.js';
@@ -133,6 +134,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     genReqId: () => randomUUID(),
+    frameworkErrors: answerUnroutable,
     trustProxy: trustProxyOption(config.http.trustProxy),
     forceCloseConnections: 'idle',
     bodyLimit: 1024 * 1024,
@@ -328,6 +330,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   registerErrorHandler(app);
   registerMetrics(app, metrics, config.metricsToken ?? null);
   registerSecurityHeaders(app, { https: config.http.secureCookies });
+  registerPublicHeaders(app);
   await app.register(cookie);
   const requireAuth = registerAuth(app, sessions);
   const answers = new AnswerCache(ANSWER_CACHE_BYTES);

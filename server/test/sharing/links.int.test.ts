@@ -123,7 +123,7 @@ describe('share links', () => {
     expect(first.statusCode).toBe(200);
     expect(first.rawPayload.equals(data)).toBe(true);
     expect(first.headers['accept-ranges']).toBeUndefined();
-    expect(first.headers['cache-control']).toBe('no-store');
+    expect(first.headers['cache-control']).toBe('private, no-store');
 
     expect((await anonymous.get(`/file-service/public/download/${file._id}/${token}`)).statusCode).toBe(404);
     expect((await anonymous.get(`/file-service/public/info/${file._id}/${token}`)).statusCode).toBe(404);

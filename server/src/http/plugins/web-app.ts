@@ -29,8 +29,7 @@ export async function registerWebApp(app: FastifyInstance, webRoot: string | nul
   app.setNotFoundHandler((request, reply) => {
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url);
     if (webRoot && isPage) {
-      // A shared link's page: its address is a secret, never to be indexed or sent on as a referrer.
-      if (request.url.startsWith('/s/')) void reply.header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
+      // A link's page gets the public headers instead, as every public answer does.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return sendError(request, reply, 'ROUTE_NOT_FOUND', `Route ${request.method} ${request.url.split('?')[0]} not found`);

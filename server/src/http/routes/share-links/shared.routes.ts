@@ -18,6 +18,7 @@ import { sendStoredFile } from '../../send-stored-file.js';
 import { sendZip } from '../../send-zip.js';
 import type { TusUploadService } from '../../../services/tus-upload.service.js';
 import { registerTusProtocol } from '../uploads/tus.routes.js';
+import { PUBLIC_HEADERS } from '../../plugins/public-headers.js';
 import { parseInput } from '../../validation.js';
 import { presentSharedFile, presentSharedFolder } from './share-links.presenter.js';
 
@@ -28,11 +29,10 @@ export interface SharedRoutesDeps {
   secureCookies: boolean;
 }
 
-export const PUBLIC_PREFIX = '/share-service/public/';
+const PUBLIC_PREFIX = '/share-service/public/';
 /** The visitor's proof of the password; one per link, sent only to that link's calls. */
 const ACCESS_COOKIE = 'share-access';
-/** Links can be revoked and their options changed: nothing a visitor saw may be kept by a cache. */
-const NO_STORE = 'private, no-store';
+const NO_STORE = PUBLIC_HEADERS['cache-control'];
 
 const fileParams = shareTokenParams.extend({ fileId: z.string().min(1).max(64) });
 
@@ -42,14 +42,6 @@ const accessOf = (request: FastifyRequest) => request.cookies[ACCESS_COOKIE];
 /** What anyone holding a link may call, without an account. */
 export function sharedRoutes(app: FastifyInstance, deps: SharedRoutesDeps): void {
   const { access } = deps;
-
-  // A plain hook, not an async one: it runs on every request of the server.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.startsWith(PUBLIC_PREFIX)) {
-      void reply.header('cache-control', NO_STORE).header('x-robots-tag', 'noindex, nofollow').header('referrer-policy', 'no-referrer');
-    }
-    done();
-  });
 
   const enter = (request: FastifyRequest) => {
     const { token } = parseInput(shareTokenParams, request.params);

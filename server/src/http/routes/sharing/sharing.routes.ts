@@ -5,6 +5,7 @@ import type { ShareService } from '../../../services/share.service.js';
 import type { DownloadService } from '../../../services/download.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
+import { PUBLIC_HEADERS } from '../../plugins/public-headers.js';
 import { parseInput } from '../../validation.js';
 import { presentFile } from '../files/files.presenter.js';
 import { presentLinkedFile, presentPublicFile } from './sharing.presenter.js';
@@ -33,9 +34,8 @@ export function sharingRoutes(app: FastifyInstance, deps: SharingRoutesDeps): vo
     return presentFile(await shares.removeLink(authOf(request).accountId, parseInput(idParams, request.params).id));
   });
 
-  app.get('/file-service/public/info/:id/:token', async (request, reply): Promise<PublicFileDto> => {
+  app.get('/file-service/public/info/:id/:token', async (request): Promise<PublicFileDto> => {
     const { id, token } = parseInput(shareLinkParams, request.params);
-    void reply.header('cache-control', 'no-store');
     return presentPublicFile(await shares.publicInfo(id, token));
   });
 
@@ -50,7 +50,7 @@ export function sharingRoutes(app: FastifyInstance, deps: SharingRoutesDeps): vo
     return sendStoredFile(request, reply, asset, (range) => asset.open(range), {
       disposition: 'attachment',
       allowRanges: !isOneTime,
-      cacheControl: isOneTime ? 'no-store' : 'private, no-cache',
+      cacheControl: PUBLIC_HEADERS['cache-control'],
     });
   });
 }
