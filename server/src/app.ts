@@ -12,7 +12,7 @@ import { SessionRepository } from './db/repositories/session.repository.js';
 import { AnswerCache } from './http/answer-cache.js';
 import { registerAuth } from './http/plugins/auth.js';
 import { registerBodyTimeout } from './http/plugins/body-timeout.js';
-import { serializeRequest } from './http/plugins/request-log.js';
+import { UrlRedaction } from './http/plugins/request-log.js';
 import { registerErrorHandler } from './http/plugins/error-handler.js';
 import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { answerUnroutable, registerPublicHeaders } from './http/plugins/public-headers.js';
@@ -126,11 +126,12 @@ function trustProxyOption(trust: Config['http']['trustProxy']): boolean | string
 
 /** Builds the whole server (database migrated, routes registered) without listening. */
 export async function buildApp(config: Config, deps: AppDeps = {}): Promise<FastifyInstance> {
+  const loggedUrls = new UrlRedaction();
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
-      serializers: { req: serializeRequest },
+      serializers: { req: loggedUrls.serializeRequest },
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     genReqId: () => randomUUID(),
@@ -140,6 +141,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     bodyLimit: 1024 * 1024,
     connectionTimeout: config.http.idleTimeoutMs,
   });
+  loggedUrls.watch(app);
   registerBodyTimeout(app, config.http.bodyTimeoutMs);
   const passwordCost = config.passwordHashCost ?? DEFAULT_PASSWORD_HASH_COST;
   setPasswordHashCost(passwordCost);

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { sanitizeName } from '../src/domain/names.js';
-import { redactUrl } from '../src/http/plugins/request-log.js';
+import { UrlRedaction } from '../src/http/plugins/request-log.js';
 import { RemoteEmbeddingProvider } from '../src/search/embed/remote.js';
 import { dummyPasswordHash, hashingLoad, verifyPassword } from '../src/security/password.js';
 
@@ -38,6 +38,8 @@ describe('e-mail addresses', () => {
 
 describe('logged URLs', () => {
   it('keep the route of share links and e-mailed links, never their token', () => {
+    const redaction = new UrlRedaction(['/file-service/public/download/:id/:token', '/file-service/public/info/:id/:token']);
+    const redactUrl = (url: string) => redaction.redact(url);
     expect(redactUrl('/file-service/public/download/abc/SECRET123?x=1')).toBe('/file-service/public/download/abc/[redacted]?x=1');
     expect(redactUrl('/file-service/public/info/abc/SECRET123')).toBe('/file-service/public/info/abc/[redacted]');
     expect(redactUrl('/public-download/abc/SECRET123')).toBe('/public-download/abc/[redacted]');
