@@ -1,4 +1,4 @@
-/** Business constants of SPEC §9, shared by the server and the web app. */
+/** Business constants, shared by the server and the web app. */
 export const LIMITS = {
   passwordMin: 6,
   passwordMax: 256,
@@ -13,7 +13,7 @@ export const LIMITS = {
   nameMaxBytes: 255,
   /** Deepest folder nesting (a root folder is level 1): keeps paths, zips and tree walks bounded. */
   folderDepthMax: 256,
-  /** Most folders one folder list answers when the client sets no limit (SPEC sets none). */
+  /** Most folders one folder list answers when the client sets no limit (the web app sets none). */
   folderListMax: 10_000,
   accessTokenMs: 20 * 60_000,
   refreshTokenMs: 30 * 24 * 60 * 60_000,

@@ -1,4 +1,4 @@
-/** User-facing messages of SPEC §8 for the account screens, word for word. */
+/** User-facing messages of the account screens; their wording is part of the product, word for word. */
 export const AUTH_MESSAGES = {
   incorrectCredentials: 'Incorrect email or password',
   loginError: 'Login Error',

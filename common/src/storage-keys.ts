@@ -1,4 +1,4 @@
-/** localStorage keys of the web app (SPEC §3). Flags hold the string 'true' when set and are removed otherwise. */
+/** localStorage keys of the web app. Flags hold the string 'true' when set and are removed otherwise. */
 export const STORAGE_KEYS = {
   browserId: 'browser-id',
   hasPreviouslyLoggedIn: 'hasPreviouslyLoggedIn',

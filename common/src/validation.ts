@@ -26,7 +26,7 @@ export function isEmailFormatValid(email: string): boolean {
   return dot !== -1 && dot < domain.length - 1;
 }
 
-/** Password rules of SPEC §5 (create, reset, change): the first failure, or null. */
+/** Password rules of creating an account, resetting and changing a password: the first failure, or null. */
 export function validateNewPassword(password: string, verifyPassword?: string): string | null {
   if (password.length < LIMITS.passwordMin) return VALIDATION_MESSAGES.passwordTooShort;
   if (password.length > LIMITS.passwordMax) return VALIDATION_MESSAGES.passwordTooLong;
@@ -43,7 +43,7 @@ export function validateEmail(email: string): string | null {
   return null;
 }
 
-/** Create-account rules in the order of SPEC §5: the first failure shows. */
+/** Create-account rules in order (password length, match, then e-mail): the first failure shows. */
 export function validateCreateAccount(input: { email: string; password: string; verifyPassword?: string }): string | null {
   return validateNewPassword(input.password, input.verifyPassword) ?? validateEmail(input.email);
 }

@@ -4,7 +4,7 @@ import { RouterError } from './app/RouterError';
 import { FullPageSpinner } from './components/Spinner';
 import { RequireAuth } from './features/session/RequireAuth';
 
-/** SPEC §2 route table; every page is its own lazily loaded chunk. */
+/** Every page of the web app; each is its own lazily loaded chunk. */
 export const routes: RouteObject[] = [
   {
     path: '/',

@@ -12,7 +12,7 @@ import { parseQuery, type ParsedQuery } from './query/parse-query.js';
 import { fuse } from './rank/fuse.js';
 import type { VectorHit, VectorIndex } from './rank/vector-index.js';
 
-/** SPEC §2: the AI answer shows at most this many of each. */
+/** The search bar's AI answer shows at most this many folders and this many files. */
 export const MAX_RESULTS = 5;
 const CANDIDATES = 50;
 /**

@@ -35,7 +35,7 @@ function paramsOf(values: Record<string, string | number | boolean | undefined>)
   return out;
 }
 
-/** The /file-service and /folder-service reads of the file browser (SPEC §7). */
+/** The /file-service and /folder-service reads of the file browser. */
 export const driveApi = {
   listFiles: (params: FileListParams, cursor?: FileCursor) =>
     http

@@ -7,7 +7,7 @@ export interface MediaListParams {
   search: string;
 }
 
-/** The paging cursor of SPEC §3, plus the last file's id as tie-breaker. */
+/** The paging cursor: the last file's upload date and name, plus its id as tie-breaker. */
 export interface ListCursor {
   startAtDate: string;
   startAtName: string;

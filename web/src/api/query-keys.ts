@@ -36,7 +36,7 @@ export const shareLinkKeys = {
   all: ['share-links'] as const,
   list: (itemId?: string) => [...shareLinkKeys.all, 'list', itemId ?? null] as const,
   dropOrigin: (fileId: string) => [...shareLinkKeys.all, 'drop-origin', fileId] as const,
-  /** SPEC's file links; they change with the files, so they also live under `fileKeys.all`. */
+  /** The share popup's public and one-time file links; they change with the files, so they also live under `fileKeys.all`. */
   fileLinks: () => ['files', 'share-links'] as const,
 };
 

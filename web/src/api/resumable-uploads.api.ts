@@ -5,7 +5,7 @@ import { refreshSession } from './client';
 /** tus-js-client is loaded by the first resumable upload, not with the page. */
 export const loadTus = () => import('tus-js-client');
 
-/** Files at least this big go through resumable uploads; smaller ones keep SPEC's one POST. */
+/** Files at least this big go through resumable uploads; smaller ones keep the one `POST /file-service/upload`. */
 export const RESUMABLE_MIN_BYTES = 20 * 1024 * 1024;
 /** Each request carries this much: a dropped connection costs at most one piece. */
 export const CHUNK_BYTES = 16 * 1024 * 1024;

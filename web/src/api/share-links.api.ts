@@ -32,7 +32,7 @@ export async function revokeShareLink(id: string): Promise<void> {
   await http.delete(`/share-service/links/${encodeURIComponent(id)}`);
 }
 
-/** Files with SPEC's public or one-time link (the share popup's). */
+/** Files with a public or one-time file link (the share popup's). */
 export async function listFileLinks(): Promise<FileDto[]> {
   const { data } = await http.get<FileDto[]>('/share-service/file-links');
   return data;

@@ -6,7 +6,7 @@ interface Credentials {
   password: string;
 }
 
-/** The /user-service calls of SPEC §7; each resolves with the response data as is. */
+/** The /user-service calls; each resolves with the response data as is. */
 export const userApi = {
   login: (body: Credentials) => http.post<LoginResponse>('/user-service/login', body).then((r) => r.data),
   create: (body: Credentials) => http.post<CreateAccountResponse>('/user-service/create', body).then((r) => r.data),

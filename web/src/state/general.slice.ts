@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
-/** General preferences of SPEC §3 (the sort preference lives in the filter slice). */
+/** The General settings (the sort preference lives in the filter slice). */
 export interface GeneralState {
   listView: boolean;
   loadThumbnailsDisabled: boolean;

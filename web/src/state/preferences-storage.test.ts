@@ -21,7 +21,7 @@ describe('preference storage', () => {
     expect(readGeneralPreferences()).toEqual({ listView: false, singleClickFolders: true, loadThumbnailsDisabled: false });
   });
 
-  it('starts from the SPEC §3 defaults', () => {
+  it('starts from the default preferences', () => {
     expect(readGeneralPreferences()).toEqual({ listView: false, singleClickFolders: false, loadThumbnailsDisabled: false });
     expect(readFilterPreferences()).toEqual({ sortBy: 'date_desc', limit: 50, search: '', mediaFilter: 'all' });
   });

@@ -20,7 +20,7 @@ const file: FileDto = {
   },
 };
 
-describe('selection slice (SPEC §4 multi-select)', () => {
+describe('selection slice (multi-select)', () => {
   it('starts empty', () => {
     expect(createAppStore().getState().selection).toMatchObject({ multiSelectMode: false, multiSelectMap: {}, multiSelectCount: 0 });
   });

@@ -58,7 +58,7 @@ export const selectionSlice = createSlice({
     resetSelected(state) {
       state.mainSection = emptyMain;
     },
-    /** SPEC §4 multi-select: toggles each item; entering the mode moves the main selection into it. */
+    /** Multi-select: toggles each item; entering the mode moves the main selection into it. */
     toggleMultiSelect(state, action: PayloadAction<MultiSelectItem[]>) {
       const items = action.payload;
       if (!state.multiSelectMode) {

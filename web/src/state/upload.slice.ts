@@ -2,7 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 
 export type UploadType = 'file' | 'folder';
 
-/** One row of the upload panel (SPEC §3 upload entry). */
+/** One row of the upload panel. */
 export interface UploadEntry {
   id: string;
   name: string;

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 
 /**
  * Lists order by a full tuple, (date, name, id) or (name, date, id), so a cursor made of the last
- * file's date and name alone (SPEC §3) resumes exactly where the previous page ended.
+ * file's date and name alone (the API's `startAtDate` and `startAtName`) resumes exactly where the
+ * previous page ended.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('file_by_date_idx').execute();

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /**
  * Links to files and folders with options (password, expiry, download limit, view only) and
  * upload-only drop links, several per item; and who sent each file that came through a drop.
- * SPEC's own public/one-time link of a file stays in the file row, unchanged.
+ * A file's own public or one-time link (the share popup's) stays in the file row, unchanged.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -28,8 +28,9 @@ export type FileSort = 'date_asc' | 'date_desc' | 'alp_asc' | 'alp_desc';
 
 /**
  * Position after the last item of the previous page. Lists order by (date, name, id) or
- * (name, date, id); the cursor compares as a tuple with the leading parts it has, so SPEC's
- * date-and-name cursor never skips files that share a name or a date. `id` breaks the last ties.
+ * (name, date, id); the cursor compares as a tuple with the leading parts it has, so the API's
+ * cursor of the last file's date and name alone (`startAtDate`, `startAtName`) never skips files
+ * that share a name or a date. `id` breaks the last ties.
  */
 export interface FileCursor {
   uploadedAt?: number;
@@ -68,7 +69,7 @@ export class FileRepository {
     return this.db.selectFrom('file').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** The owner's active files with SPEC's public or one-time link, newest first. */
+  /** The owner's active files with a public or one-time file link (the share popup's), newest first. */
   linked(ownerId: string, limit: number): Promise<FileRow[]> {
     return this.db
       .selectFrom('file')

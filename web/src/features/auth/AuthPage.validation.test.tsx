@@ -36,7 +36,7 @@ beforeEach(() => {
   onRequest('POST', '/user-service/get-token', { status: 401, data: errorBody('INVALID_TOKEN') });
 });
 
-describe('create account validation (SPEC §5)', () => {
+describe('create account validation', () => {
   it.each([
     ['a password shorter than 6', 'ada@example.com', 'short', 'short', VALIDATION_MESSAGES.passwordTooShort],
     ['a password longer than 256', 'ada@example.com', long(257), long(257), VALIDATION_MESSAGES.passwordTooLong],

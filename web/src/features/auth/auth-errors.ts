@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES } from '@nimbus/common';
 
-/** SPEC §8: what the authentication screen says for each failed call, by HTTP status. */
+/** What the authentication screen says for each failed call, by HTTP status. */
 export function loginErrorMessage(status: number): string {
   return status === 400 || status === 401 ? AUTH_MESSAGES.incorrectCredentials : AUTH_MESSAGES.loginError;
 }

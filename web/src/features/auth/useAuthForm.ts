@@ -10,7 +10,7 @@ import { useSignIn } from '../session/useSession';
 import { createAccountErrorMessage, loginErrorMessage, passwordResetRequestErrorMessage } from './auth-errors';
 import { hasRequiredFields, type AuthFields, type AuthMode } from './auth-modes';
 
-/** State and actions of the authentication screen (SPEC §2, §4, §5, §8). */
+/** State and actions of the authentication screen: its three modes, the fields, validation in order and the error shown. */
 export function useAuthForm(initialError: string | null) {
   const [mode, setMode] = useState<AuthMode>('login');
   const [fields, setFields] = useState<AuthFields>({ email: '', password: '', verifyPassword: '' });

@@ -10,7 +10,7 @@ export interface SessionRestore {
   message: string | null;
 }
 
-/** SPEC §4 session restore: tries the cookies' session once on load; the flag decides spinner and message. */
+/** Session restore: tries the cookies' session once on load; the previous-login flag decides spinner and message. */
 export function useSessionRestore(enabled: boolean, onRestored: (user: UserDto) => void): SessionRestore {
   const [hadSession] = useState(hasPreviouslyLoggedIn);
   const [state, setState] = useState<SessionRestore>({ showSpinner: enabled && hadSession, message: null });

@@ -7,8 +7,8 @@ import { makeFile, makeFolder, mockDrive } from '../../test/drive-fixtures';
 
 const heading = (name: string) => screen.findByRole('heading', { name });
 
-describe('home page (SPEC §2)', () => {
-  it('shows Quick Access, "Home Folders" and "Home Files" with the SPEC list calls', async () => {
+describe('home page', () => {
+  it('shows Quick Access, "Home Folders" and "Home Files" with their list calls', async () => {
     const folder = makeFolder('Projects');
     const file = makeFile('report.pdf');
     mockDrive({ folders: [folder], files: [file], quick: [file] });

@@ -20,7 +20,7 @@ export interface BrowserPageProps {
   search?: string;
 }
 
-/** SPEC §2 section titles: the folders title depends on where the page is and whether it has folders. */
+/** Section titles: the folders title depends on where the page is and whether it has folders. */
 export function folderTitleOf(props: BrowserPageProps, folderCount: number | undefined): string {
   if (props.section === 'trash') return 'Trash';
   if (props.search) return 'Search';

@@ -10,7 +10,7 @@ import { formatBytes } from '../format/format-size';
 /** The links part (its queries, list and dialogs) is not needed to draw the page: it loads once the panel is on screen. */
 const itemLinks = lazyModule(() => import('../share-links/ItemLinks'));
 
-/** Longest name the panel shows before shortening it in the middle (SPEC §9). */
+/** Longest name the panel shows before shortening it in the middle with an ellipsis. */
 export const PANEL_NAME_MAX = 66;
 export const PANEL_EMPTY_TEXT = "Select a file or folder to view it's details";
 

@@ -50,7 +50,7 @@ afterEach(() => {
 
 const files = Array.from({ length: 120 }, (_, i) => makeFile(`f-${String(i).padStart(3, '0')}.txt`));
 
-describe('infinite paging (SPEC §4, §9)', () => {
+describe('infinite paging', () => {
   it('fetches the next page once per page while the sentinel is 10 % visible, and stops after a short page', async () => {
     useFakeClock();
     mockDrive({

@@ -20,7 +20,7 @@ const file = (n: number): FileDto => ({
 });
 const page = (from: number, count: number) => Array.from({ length: count }, (_, i) => file(from + i));
 
-describe('the next-page rule (SPEC §9)', () => {
+describe('the next-page rule', () => {
   it('continues after the last file of full pages, with its date, name and id', () => {
     expect(nextFileCursor([page(0, 50)], 50)).toEqual({
       startAtDate: file(49).uploadDate,

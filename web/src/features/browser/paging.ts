@@ -2,7 +2,7 @@ import type { FileDto } from '@nimbus/common';
 import type { FileCursor } from '../../api/drive.api';
 
 /**
- * SPEC §9: a next page exists only if no loaded page is shorter than the page size; it starts after the
+ * A next page exists only if no loaded page is shorter than the page size; it starts after the
  * last file of the last page (its date and name, with its id breaking ties).
  */
 export function nextFileCursor(pages: readonly (readonly FileDto[])[], pageSize: number): FileCursor | undefined {

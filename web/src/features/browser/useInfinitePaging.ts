@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 
-/** Share of the end sentinel that must be on screen before the next page is fetched (SPEC §4). */
+/** Share of the end sentinel that must be on screen before the next page is fetched. */
 export const SENTINEL_THRESHOLD = 0.1;
 
 /** How much of the sentinel is inside the scroll area now, or null without layout (the observer's word is all there is). */

@@ -3,7 +3,7 @@ import type { Section } from '../layout/sections';
 export type MenuAction = 'multi-select' | 'rename' | 'share' | 'download' | 'move' | 'trash' | 'restore' | 'delete';
 
 /**
- * SPEC §6: outside trash and media — multi-select, rename, share (files only), download, move, trash;
+ * The context menu by section: outside trash and media — multi-select, rename, share (files only), download, move, trash;
  * media — the same without rename and move; trash — restore and delete, plus multi-select except in the breadcrumb bar.
  */
 export function menuActionsFor(type: 'file' | 'folder', section: Section, inBreadcrumb = false): MenuAction[] {

@@ -13,7 +13,7 @@ function parts(value: string | number | Date) {
   };
 }
 
-/** `MM/DD/YY hh:mma` in local time, as file lists show dates (SPEC §9). */
+/** `MM/DD/YY hh:mma` in local time, as file lists show dates. */
 export function formatListDate(value: string | number | Date): string {
   const p = parts(value);
   return `${p.month}/${p.day}/${p.year.slice(-2)} ${p.hour}:${p.minute}${p.meridiem}`;

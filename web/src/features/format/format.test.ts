@@ -3,7 +3,7 @@ import { badgeColor, extensionBadge, shortenMiddle } from './file-name';
 import { formatDateTime, formatDay, formatListDate } from './format-date';
 import { formatBytes } from './format-size';
 
-describe('dates (SPEC §9)', () => {
+describe('dates', () => {
   const afternoon = new Date(2025, 0, 5, 15, 7);
   const midnight = new Date(2024, 11, 31, 0, 4);
   const noon = new Date(2026, 6, 14, 12, 30);

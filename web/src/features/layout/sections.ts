@@ -10,7 +10,7 @@ export function sectionOf(pathname: string): Section {
 const ROOTS: Record<Section, string> = { home: '/home', media: '/media', trash: '/trash' };
 const SEARCH_PREFIXES: Record<Section, string> = { home: '/search/', media: '/search-media/', trash: '/search-trash/' };
 
-/** SPEC §2: a search goes to the search route of the current section; an empty one to the section's root. */
+/** A search goes to the search route of the current section; an empty one to the section's root. */
 export function searchPathOf(section: Section, query: string): string {
   const text = query.trim();
   return text ? `${SEARCH_PREFIXES[section]}${encodeURIComponent(text)}` : ROOTS[section];

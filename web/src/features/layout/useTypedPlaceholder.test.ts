@@ -16,7 +16,7 @@ const steps = (count: number, ms: number) => {
 };
 
 describe('useTypedPlaceholder', () => {
-  it('cycles through the SPEC phrases', () => {
+  it('cycles through the example phrases', () => {
     expect(SEARCH_EXAMPLES).toEqual([
       'photo in a city',
       'pet',

@@ -22,7 +22,7 @@ interface Place {
 const HOME: Place = { id: ROOT, name: 'Home', parent: ROOT };
 const placeOf = (folder: FolderDto): Place => ({ id: folder._id, name: folder.name, parent: folder.parent });
 
-/** The move popup (SPEC §2) for the file, folder or multi-selection in `moveModal`. */
+/** The move popup for the file, folder or multi-selection in `moveModal`. */
 export function MovePopup() {
   const modal = useAppSelector((state) => state.selection.moveModal);
   if (!modal.type) return null;

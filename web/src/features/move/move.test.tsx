@@ -22,7 +22,7 @@ async function openMove(name: string) {
   return screen.findByRole('dialog');
 }
 
-describe('move popup (SPEC §2)', () => {
+describe('move popup', () => {
   it('one click selects a folder, a second within 1.5 s enters it; back goes up; Confirm moves the file', async () => {
     vi.spyOn(Date, 'now').mockImplementation(() => now);
     const work = makeFolder('Work');

@@ -1,4 +1,4 @@
-/** SPEC §5 and §8 strings of organizing files and folders, word for word. */
+/** The prompts and toasts of organizing files and folders; their wording is part of the product, word for word. */
 export const ORGANIZE_MESSAGES = {
   enterName: 'Please Enter a Name',
   renaming: 'Renaming...',
@@ -25,7 +25,7 @@ export const ORGANIZE_MESSAGES = {
   errorCreatingFolder: 'Error Creating Folder',
 } as const;
 
-/** The confirmation questions of SPEC §5. */
+/** The confirmation questions, each with its Yes button and a cancel. */
 export const CONFIRMATIONS = {
   trash: { title: 'Move to trash?', text: 'Items in the trash will eventually be deleted.' },
   deleteFile: { title: 'Delete file?', text: 'You will not be able to recover this file.' },

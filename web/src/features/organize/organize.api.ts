@@ -7,7 +7,7 @@ type Ref = Pick<OrganizeItem, 'type' | 'id'>;
 const service = (item: Ref) => (item.type === 'folder' ? '/folder-service' : '/file-service');
 const refsOf = (items: readonly Ref[]) => items.map(({ type, id }) => ({ type, id }));
 
-/** One item goes to the single call of its service, several to the -multi call (SPEC §7). */
+/** One item goes to the single call of its service (`/trash`), several to the -multi call (`/trash-multi`). */
 function perItems(items: readonly Ref[], single: (item: Ref) => Promise<unknown>, multi: () => Promise<unknown>): Promise<void> {
   const [only] = items;
   return (items.length === 1 && only ? single(only) : multi()).then(() => undefined);

@@ -89,7 +89,7 @@ describe('rename', () => {
   });
 });
 
-describe('trash, restore and delete (SPEC §5 confirmations, §8 toasts)', () => {
+describe('trash, restore and delete (confirmations and toasts)', () => {
   it('asks "Move to trash?" and trashes a file; cancel does nothing', async () => {
     const file = makeFile('report.pdf');
     mockDrive({ files: [file] });

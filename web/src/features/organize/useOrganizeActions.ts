@@ -30,7 +30,7 @@ function openFolderOf(pathname: string): { id: string; inTrash: boolean } | null
   return match?.[2] ? { id: decodeURIComponent(match[2]), inTrash: match[1] === 'folder-trash' } : null;
 }
 
-/** Create, rename, trash, restore, delete and move, each with its SPEC §8 toasts; lists refresh afterwards. */
+/** Create, rename, trash, restore, delete and move, each with its progress, success and error toasts; lists refresh afterwards. */
 export function useOrganizeActions() {
   const queryClient = useQueryClient();
   const dispatch = useAppDispatch();

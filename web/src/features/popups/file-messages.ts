@@ -1,4 +1,4 @@
-/** SPEC §8 strings of the file popups, word for word. */
+/** The file popups' messages and toasts; their wording is part of the product, word for word. */
 export const FILE_MESSAGES = {
   filenameCopied: 'Filename Copied',
   linkCopied: 'Link Copied',

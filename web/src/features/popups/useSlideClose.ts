@@ -1,7 +1,7 @@
 import { TIMINGS } from '@nimbus/common';
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** Closing with the 200 ms slide-out of SPEC §9: `closing` turns on, then `onClosed` runs. */
+/** Closing with the 200 ms slide-out every popup has: `closing` turns on, then `onClosed` runs. */
 export function useSlideClose(onClosed: () => void) {
   const [closing, setClosing] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

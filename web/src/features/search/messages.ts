@@ -1,4 +1,4 @@
-/** SPEC §2 strings of the search dropdown, word for word. */
+/** The search dropdown's messages; their wording is part of the product, word for word. */
 export const SEARCH_MESSAGES = {
   noResults: 'No Results',
   thinking: 'Thinking...',

@@ -1,7 +1,7 @@
 import type { SemanticSearchResponse } from '@nimbus/common';
 import { http } from '../../api/client';
 
-/** At most this many folders and files of an AI search are shown (SPEC §2). */
+/** At most this many folders and this many files of an AI search are shown. */
 export const AI_RESULT_LIMIT = 5;
 
 export const searchApi = {

@@ -30,7 +30,7 @@ const typeUntilOpen = (value: string) =>
     expect(screen.getByTestId('search-dropdown')).toBeTruthy();
   });
 
-describe('search dropdown (SPEC §2, §4)', () => {
+describe('search dropdown', () => {
   it('asks 500 ms after typing stops and lists folders first, then files', async () => {
     const folder = makeFolder('Invoices');
     const file = makeFile('invoice-march.pdf');
@@ -95,7 +95,7 @@ describe('search dropdown (SPEC §2, §4)', () => {
   });
 });
 
-describe('AI search (SPEC §2)', () => {
+describe('AI search', () => {
   it('is disabled without text; shows "Thinking..." then at most 5 folders and 5 files as "Best matches found"', async () => {
     const folders = Array.from({ length: 7 }, (_, i) => makeFolder(`Vacation ${i}`));
     const files = Array.from({ length: 8 }, (_, i) => makeFile(`beach-${i}.jpg`));

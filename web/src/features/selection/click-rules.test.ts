@@ -12,7 +12,7 @@ const base: ClickInput = {
 };
 const click = (input: Partial<ClickInput>) => decideClick({ ...base, ...input });
 
-describe('clicks on items (SPEC §4)', () => {
+describe('clicks on items', () => {
   it('a first click selects a file or a folder', () => {
     expect(click({ kind: 'file' })).toBe('select');
     expect(click({ kind: 'folder' })).toBe('select');

@@ -1,6 +1,6 @@
 import { TIMINGS } from '@nimbus/common';
 
-/** What a click on an item in a list does (SPEC §4). */
+/** What a click on an item in a list does: toggle it in a multi-selection, select it, open it, or keep things as they are. */
 export type ClickOutcome = 'toggle' | 'select' | 'open' | 'keep';
 
 export interface ClickInput {

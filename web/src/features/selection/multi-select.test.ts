@@ -13,7 +13,7 @@ const folder: FolderDto = {
   trashed: false,
 };
 
-describe('multi-select rules (SPEC §4)', () => {
+describe('multi-select rules', () => {
   it('toggling adds an item and turns the mode on', () => {
     const store = createAppStore();
     store.dispatch(toggleMultiSelect([{ id: 'a', type: 'file' }]));

@@ -27,7 +27,7 @@ function setup(path = '/home') {
 const option = (name: string) => screen.findByRole('option', { name });
 const bar = () => screen.queryByRole('toolbar', { name: 'Selected items' });
 
-describe('clicking items (SPEC §4)', () => {
+describe('clicking items', () => {
   it('one click selects a file; a second click within 1,500 ms opens it', async () => {
     const { store, file } = setup();
     const card = await option('report.pdf');
@@ -141,7 +141,7 @@ describe('clicking items (SPEC §4)', () => {
   });
 });
 
-describe('context menus (SPEC §6)', () => {
+describe('context menus', () => {
   const entries = () =>
     within(screen.getByRole('menu'))
       .getAllByRole('menuitem')

@@ -17,7 +17,7 @@ interface Options {
 /** Moving a finger further than this cancels a long press (it is a scroll). */
 const LONG_PRESS_SLOP_PX = 10;
 
-/** Selection, opening and context-menu gestures of one item (SPEC §4). */
+/** Selection, opening and context-menu gestures of one item (clicks, a second click within 1.5 s, long press, right-click). */
 export function useItemInteractions({ item, selectionType = item.type, onOpen, onMenu }: Options) {
   const dispatch = useAppDispatch();
   const id = itemId(item);

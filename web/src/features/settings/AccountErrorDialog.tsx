@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useLogout } from '../session/useLogout';
 
-/** SPEC §8: the account could not be loaded; yes logs out to /, otherwise back to /home. */
+/** The account could not be loaded; yes logs out to /, otherwise back to /home. */
 export function AccountErrorDialog() {
   const logout = useLogout();
   const navigate = useNavigate();

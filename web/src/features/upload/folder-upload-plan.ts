@@ -2,7 +2,7 @@ import type { FolderDto } from '@nimbus/common';
 import type { FolderUploadFile } from '../../api/uploads.api';
 import { RESUMABLE_MIN_BYTES } from '../../api/resumable-uploads.api';
 
-/** A picked folder split by how its files travel: small ones in SPEC's one POST, big ones resumably. */
+/** A picked folder split by how its files travel: small ones in one `POST /folder-service/upload`, big ones resumably. */
 export interface FolderUploadPlan {
   small: FolderUploadFile[];
   large: FolderUploadFile[];

@@ -145,7 +145,7 @@ describe('resumable uploads in the panel', () => {
     expect(store.getState().upload.uploads[0]!.canceled).toBe(true);
   });
 
-  it('keeps small files on the SPEC upload without a pause button', async () => {
+  it('keeps small files on the one-request upload without a pause button', async () => {
     onRequest('POST', '/file-service/upload', { status: 201, data: {} });
     renderDrive();
     fireEvent.change(screen.getByTestId('upload-files-input'), { target: { files: [sized('note.txt', 5)] } });

@@ -68,7 +68,7 @@ export function uploadFiles(context: UploadContext, files: File[], into: string)
 }
 
 /**
- * A picked folder: its small files and its tree in SPEC's one POST (one row), then each big file
+ * A picked folder: its small files and its tree in one `POST /folder-service/upload` (one row), then each big file
  * resumably into its folder (a row each, made here when only big files live in it).
  */
 export function uploadFolderFiles(context: UploadContext, files: FolderUploadFile[], into: string): void {
