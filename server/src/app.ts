@@ -222,7 +222,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   );
   const tus = new TusUploadService(
     new TusUploadRepository(database.db),
-    uow.repos.files,
+    uow,
     folders,
     uploads,
     new ResumableStore(blobStore, config.secrets.encryptionKey, { hashPool: store.hashPool }),

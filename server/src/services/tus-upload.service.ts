@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FileRow } from '../db/repositories/file.repository.js';
-import type { TusUploadRepository, TusUploadRow } from '../db/repositories/tus-upload.repository.js';
+import { TusUploadRepository, type TusUploadRow } from '../db/repositories/tus-upload.repository.js';
+import type { UnitOfWork } from '../db/unit-of-work.js';
 import { ConflictError, DomainError, InvalidError, NotFoundError } from '../domain/errors.js';
 import { sanitizeName } from '../domain/names.js';
 import { JOB } from '../jobs/job-names.js';
@@ -13,7 +14,6 @@ import type { RunningHash } from '../storage/running-hash.js';
 import type { Clock } from './clock.js';
 import type { FolderService } from './folder.service.js';
 import type { UploadService } from './upload.service.js';
-import type { FileRepository } from '../db/repositories/file.repository.js';
 import type { TransferMeter } from '../observability/metrics.js';
 
 export interface TusLimits {
@@ -64,7 +64,7 @@ export class TusUploadService {
 
   constructor(
     private readonly uploads: TusUploadRepository,
-    private readonly files: FileRepository,
+    private readonly uow: UnitOfWork,
     private readonly folders: FolderService,
     private readonly fileUploads: UploadService,
     private readonly store: ResumableStore,
@@ -89,20 +89,8 @@ export class TusUploadService {
     if (maxUploadBytes !== null && input.length > maxUploadBytes) {
       throw new DomainError('PAYLOAD_TOO_LARGE', `File is larger than ${maxUploadBytes} bytes`);
     }
-    if (quotaBytes !== null) {
-      const used = (await this.files.bytesUsed(ownerId)) + (await this.uploads.bytesPending(ownerId));
-      if (used + input.length > quotaBytes) {
-        throw new DomainError('QUOTA_EXCEEDED', `This upload would go over your storage quota of ${quotaBytes} bytes`);
-      }
-    }
     const filename = sanitizeName(input.filename);
     const folderId = await this.folders.resolveActiveParent(ownerId, input.parent);
-    if (input.drop && (await this.uploads.countForLink(input.drop.linkId)) >= MAX_OPEN_DROP_UPLOADS) {
-      throw new ConflictError('CONFLICT', `At most ${MAX_OPEN_DROP_UPLOADS} unfinished uploads through one link at once`);
-    }
-    if ((await this.uploads.countOwned(ownerId)) >= MAX_OPEN_UPLOADS) {
-      throw new ConflictError('CONFLICT', `At most ${MAX_OPEN_UPLOADS} unfinished uploads at once; finish or cancel some first`);
-    }
     const id = newSecret();
     const target = this.store.begin(newId(), input.length);
     const now = this.clock.now();
@@ -124,14 +112,33 @@ export class TusUploadService {
       dropLinkId: input.drop?.linkId ?? null,
       uploaderName: input.drop?.uploaderName ?? null,
     };
-    await this.uploads.insert(row);
+    // The upload's length is reserved against the quota, and its place among the open uploads
+    // taken, by checking and inserting in one transaction under the owner's lock: creations at
+    // once each see those before them, so none passes on room another is taking.
+    await this.uow.run(async (r) => {
+      await r.folders.lockTree(ownerId);
+      const uploads = new TusUploadRepository(r.db);
+      if (quotaBytes !== null && (await r.files.bytesCharged(ownerId)) + input.length > quotaBytes) {
+        throw new DomainError('QUOTA_EXCEEDED', `This upload would go over your storage quota of ${quotaBytes} bytes`);
+      }
+      if (input.drop && (await uploads.countForLink(input.drop.linkId)) >= MAX_OPEN_DROP_UPLOADS) {
+        throw new ConflictError('CONFLICT', `At most ${MAX_OPEN_DROP_UPLOADS} unfinished uploads through one link at once`);
+      }
+      if ((await uploads.countOwned(ownerId)) >= MAX_OPEN_UPLOADS) {
+        throw new ConflictError('CONFLICT', `At most ${MAX_OPEN_UPLOADS} unfinished uploads at once; finish or cancel some first`);
+      }
+      await uploads.insert(row);
+    });
     this.carry(id, 0, this.store.startHash());
     return row;
   }
 
-  async get(ownerId: string, id: string): Promise<TusUploadRow> {
+  /** The owner's upload; given `dropLinkId`, only one that came through that link (null: through none). */
+  async get(ownerId: string, id: string, dropLinkId?: string | null): Promise<TusUploadRow> {
     const row = await this.uploads.findOwned(ownerId, id);
-    if (!row || row.expiresAt <= this.clock.now()) throw new NotFoundError('NOT_FOUND', 'Upload not found');
+    if (!row || row.expiresAt <= this.clock.now() || (dropLinkId !== undefined && row.dropLinkId !== dropLinkId)) {
+      throw new NotFoundError('NOT_FOUND', 'Upload not found');
+    }
     return row;
   }
 
@@ -144,14 +151,26 @@ export class TusUploadService {
 
   /**
    * Stores the body as the piece at `offset`. A body cut short keeps its whole chunks unless a
-   * checksum must vouch for it; the answer's offset says how far the upload got.
+   * checksum must vouch for it; the answer's offset says how far the upload got. An upload that
+   * did not come through `dropLinkId` (null: through no link) answers not found.
    */
-  async append(ownerId: string, id: string, offset: number, body: Readable, checksum: Buffer | null): Promise<AppendResult> {
+  async append(
+    ownerId: string,
+    id: string,
+    offset: number,
+    body: Readable,
+    checksum: Buffer | null,
+    dropLinkId: string | null,
+  ): Promise<AppendResult> {
     const now = this.clock.now();
     // The usual piece takes the upload in one statement that also checks it is live, at `offset`
     // and free, and answers the row as taken; anything else is sorted out by reading it.
     const row = await this.uploads.claimPiece(ownerId, id, offset, now, now + LEASE_MS);
-    if (!row) return this.appendUnclaimed(ownerId, id, offset, body);
+    if (!row) return this.appendUnclaimed(ownerId, id, offset, body, dropLinkId);
+    if (row.dropLinkId !== dropLinkId) {
+      await this.uploads.release(id);
+      throw new NotFoundError('NOT_FOUND', 'Upload not found');
+    }
     const renew = setInterval(() => void this.uploads.renew(id, this.clock.now() + LEASE_MS).catch(() => undefined), RENEW_MS);
     renew.unref();
     let released = false;
@@ -228,8 +247,8 @@ export class TusUploadService {
    * expired upload, another offset, an upload already done, one whose file is still to be made
    * (settled here), or another request holding it.
    */
-  private async appendUnclaimed(ownerId: string, id: string, offset: number, body: Readable): Promise<AppendResult> {
-    const row = await this.get(ownerId, id);
+  private async appendUnclaimed(ownerId: string, id: string, offset: number, body: Readable, dropLinkId: string | null): Promise<AppendResult> {
+    const row = await this.get(ownerId, id, dropLinkId);
     if (offset !== row.offset)
       throw new DomainError('UPLOAD_OFFSET_MISMATCH', `The upload is at offset ${row.offset}`, { offset: row.offset });
     if (row.fileId !== null) return { upload: row, file: null };
@@ -318,8 +337,8 @@ export class TusUploadService {
       ...digest,
       wrappedKey: row.wrappedKey,
       contentType: await detectContentType(head, row.filename),
+      uploadId: row.id,
     });
-    await this.uploads.complete(row.id, file.id);
     if (row.dropLinkId) await this.observer?.finished(row, file);
     return file;
   }

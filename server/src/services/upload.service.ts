@@ -1,5 +1,6 @@
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { FileRow } from '../db/repositories/file.repository.js';
+import { TusUploadRepository } from '../db/repositories/tus-upload.repository.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { nameKeyOf, sanitizeName } from '../domain/names.js';
 import { DomainError, NotFoundError } from '../domain/errors.js';
@@ -52,6 +53,11 @@ export interface StoredBlob {
   crc32: number;
   wrappedKey: string;
   contentType: string;
+  /**
+   * The resumable upload the bytes came from: its reservation is not counted a second time, and
+   * it is marked done with the file in the same transaction, so its bytes never count twice.
+   */
+  uploadId?: string;
 }
 
 export interface StoreFileInput {
@@ -127,10 +133,11 @@ export class UploadService {
         if (quotaBytes !== null) {
           // Under the owner's lock, so two uploads finishing together cannot both take the last bytes.
           await r.folders.lockTree(input.ownerId);
-          if ((await r.files.bytesUsed(input.ownerId)) + row.size > quotaBytes) throw quotaExceeded(quotaBytes);
+          if ((await r.files.bytesCharged(input.ownerId, input.uploadId)) + row.size > quotaBytes) throw quotaExceeded(quotaBytes);
         }
         const placed = await this.placeInParent(r, row);
         await r.files.insert(placed);
+        if (input.uploadId !== undefined) await new TusUploadRepository(r.db).complete(input.uploadId, placed.id);
         await this.events.fileStored(r.db, placed);
         return placed;
       });
@@ -158,7 +165,7 @@ export class UploadService {
         await r.folders.lockTree(ownerId);
         const file = await r.files.findOwned(ownerId, fileId);
         if (!file || file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
-        if (quotaBytes !== null && (await r.files.bytesUsed(ownerId)) - file.size + written.size > quotaBytes) {
+        if (quotaBytes !== null && (await r.files.bytesCharged(ownerId)) - file.size + written.size > quotaBytes) {
           throw quotaExceeded(quotaBytes);
         }
         const now = this.clock.now();
@@ -195,8 +202,9 @@ export class UploadService {
   private async writeBlob(ownerId: string, filename: string, body: Readable, replacing: number, cap = Infinity) {
     const storageKey = newId();
     const { maxUploadBytes, quotaBytes } = this.limits;
-    // With a quota, the upload may take no more than what is left of it (checked again at commit).
-    const left = quotaBytes === null ? null : quotaBytes - (await this.uow.repos.files.bytesUsed(ownerId)) + replacing;
+    // With a quota, the upload may take no more than what is left of it beside the files and the
+    // unfinished resumable uploads' reservations (checked again at commit).
+    const left = quotaBytes === null ? null : quotaBytes - (await this.uow.repos.files.bytesCharged(ownerId)) + replacing;
     if (left !== null && left <= 0) throw quotaExceeded(quotaBytes!);
     const head = new HeadCapture(this.transfers);
     body.on('error', (err) => head.destroy(err));

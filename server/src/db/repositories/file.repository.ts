@@ -148,6 +148,31 @@ export class FileRepository {
     return Number(row.used);
   }
 
+  /**
+   * Bytes counted against the owner's quota, in one statement: their files (trash included) and
+   * the declared length of each unfinished resumable upload, reserved when it was created.
+   * `exceptUpload` leaves out the reservation of the upload whose file is being made.
+   */
+  async bytesCharged(ownerId: string, exceptUpload?: string): Promise<number> {
+    const row = await this.db
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('file')
+          .select((f) => f.fn.coalesce(f.fn.sum<number>('size'), f.lit(0)).as('n'))
+          .where('ownerId', '=', ownerId)
+          .as('files'),
+        eb
+          .selectFrom('tusUpload')
+          .select((u) => u.fn.coalesce(u.fn.sum<number>('length'), u.lit(0)).as('n'))
+          .where('ownerId', '=', ownerId)
+          .where('fileId', 'is', null)
+          .$if(exceptUpload !== undefined, (q) => q.where('id', '!=', exceptUpload!))
+          .as('pending'),
+      ])
+      .executeTakeFirstOrThrow();
+    return Number(row.files) + Number(row.pending);
+  }
+
   /** Most recent active files of the owner, with the columns a listing shows. */
   recent(ownerId: string, limit: number): Promise<ShownFile[]> {
     return this.db

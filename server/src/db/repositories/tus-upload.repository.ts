@@ -39,17 +39,6 @@ export class TusUploadRepository {
     return Number(row.n);
   }
 
-  /** Bytes the owner's unfinished uploads will take: they count toward the quota from the start. */
-  async bytesPending(ownerId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('tusUpload')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('length'), eb.lit(0)).as('n'))
-      .where('ownerId', '=', ownerId)
-      .where('fileId', 'is', null)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
   /**
    * Takes the upload for one request until `until`, in one conditional statement: of any number
    * of requests (in any process) at most one holds it at a time. False when another holds it.

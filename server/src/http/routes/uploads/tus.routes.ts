@@ -57,13 +57,13 @@ function parseChecksum(value: string | undefined): Buffer | null {
   return Buffer.from(m[1]!, 'base64');
 }
 
-function stateHeaders(reply: FastifyReply, upload: TusUploadRow): void {
+function stateHeaders(reply: FastifyReply, upload: TusUploadRow, showsFileId: boolean): void {
   void reply.headers({
     'upload-offset': String(upload.offset),
     'upload-expires': new Date(upload.expiresAt).toUTCString(),
     'cache-control': 'no-store',
   });
-  if (upload.fileId) void reply.header('nimbus-file-id', upload.fileId);
+  if (showsFileId && upload.fileId) void reply.header('nimbus-file-id', upload.fileId);
 }
 
 /** Who may create and touch uploads at one tus endpoint. */
@@ -77,10 +77,13 @@ export interface TusAccess {
   /** The caller's upload by id; anyone else's answers not found. */
   find(request: FastifyRequest, id: string): Promise<TusUploadRow>;
   /**
-   * The account whose uploads are the caller's, when that is known without reading the upload: a
-   * PATCH then goes straight to storing its piece, the ownership checked as the upload is taken.
+   * The account whose own uploads (not those made through its drop links) are the caller's, when
+   * that is known without reading the upload: a PATCH then goes straight to storing its piece, the
+   * ownership checked as the upload is taken.
    */
   ownerOf?(request: FastifyRequest): string;
+  /** Whether answers name the file an upload became: only to its owner, never to a link's visitor. */
+  showsFileId?: boolean;
 }
 
 /**
@@ -106,9 +109,16 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
     scope.options(base, options);
     scope.options(`${base}/:id`, options);
 
-    const append = async (request: FastifyRequest, reply: FastifyReply, upload: Pick<TusUploadRow, 'ownerId' | 'id'>, offset: number) => {
-      const result = await tus.append(upload.ownerId, upload.id, offset, request.raw, parseChecksum(header(request, 'upload-checksum')));
-      stateHeaders(reply, result.upload);
+    const showsFileId = access.showsFileId ?? false;
+    const append = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      upload: Pick<TusUploadRow, 'ownerId' | 'id' | 'dropLinkId'>,
+      offset: number,
+    ) => {
+      const checksum = parseChecksum(header(request, 'upload-checksum'));
+      const result = await tus.append(upload.ownerId, upload.id, offset, request.raw, checksum, upload.dropLinkId);
+      stateHeaders(reply, result.upload, showsFileId);
       return result;
     };
 
@@ -126,14 +136,14 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
       void reply.status(201).header('location', `${request.url.split('?')[0]}/${upload.id}`);
       const hasBody = Number(header(request, 'content-length') ?? 0) > 0 || header(request, 'transfer-encoding') !== undefined;
       if (hasBody && header(request, 'content-type') === OFFSET_TYPE) await append(request, reply, upload, 0);
-      else stateHeaders(reply, upload);
+      else stateHeaders(reply, upload, showsFileId);
       return reply.send();
     });
 
     scope.head(`${base}/:id`, guarded, async (request, reply) => {
       requireTusVersion(request);
       const upload = await tus.settle(await access.find(request, parseInput(idParams, request.params).id));
-      stateHeaders(reply, upload);
+      stateHeaders(reply, upload, showsFileId);
       void reply.header('upload-length', String(upload.length));
       if (upload.metadata) void reply.header('upload-metadata', upload.metadata);
       return reply.status(200).send();
@@ -148,8 +158,8 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
       if (offsetHeader === undefined) throw new InvalidError('Upload-Offset is required');
       const offset = parseInput(byteCount, offsetHeader);
       const id = parseInput(idParams, request.params).id;
-      const ownerId = access.ownerOf?.(request) ?? (await access.find(request, id)).ownerId;
-      await append(request, reply, { ownerId, id }, offset);
+      const upload = access.ownerOf ? { ownerId: access.ownerOf(request), id, dropLinkId: null } : await access.find(request, id);
+      await append(request, reply, upload, offset);
       return reply.status(204).send();
     });
 
@@ -174,7 +184,9 @@ export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
         parent: input.metadata.get('parent') || '/',
         metadata: input.rawMetadata,
       }),
-    find: (request, id) => tus.get(authOf(request).accountId, id),
+    // A visitor's upload through one of the account's drop links stays the visitor's.
+    find: (request, id) => tus.get(authOf(request).accountId, id, null),
     ownerOf: (request) => authOf(request).accountId,
+    showsFileId: true,
   });
 }
