@@ -3,7 +3,7 @@ import { LIMITS } from '../limits.js';
 
 export type LinkType = 'public' | 'one';
 
-/** A file as the API shows it (SPEC §3, ARCHITECTURE §3). */
+/** A file as the API shows it. */
 export interface FileDto {
   _id: string;
   filename: string;
@@ -86,7 +86,7 @@ export const moveItemsBody = z.object({ items: z.array(itemRef).min(1).max(1000)
 export type ItemRef = z.infer<typeof itemRef>;
 
 /**
- * The answer to make-public and make-one: the updated file, as SPEC has it, plus the `{ file, token }`
+ * The answer to make-public and make-one: the updated file's own fields, plus the `{ file, token }`
  * myDrive's own client reads (`token` is the link's token, the file's `metadata.link`).
  */
 export type LinkedFileDto = FileDto & { file: FileDto; token: string };

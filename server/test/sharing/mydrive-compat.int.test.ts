@@ -4,7 +4,7 @@ import { createFolder, upload } from '../helpers/drive.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 
-/** Answers myDrive's own web client reads in its own shape, beside the shape SPEC gives. */
+/** Answers myDrive's own web client reads in its own shape, beside the shape Nimbus's own client reads. */
 describe('myDrive client compatibility', () => {
   let t: TestApp;
   let alice: TestBrowser;

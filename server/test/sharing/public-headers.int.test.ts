@@ -170,7 +170,7 @@ describe('headers of every public (share-link) answer', () => {
     expectPublicHeaders(await v.request('POST', endpoint, undefined, { ...TUS, 'upload-length': 'lots' }), 400);
   });
 
-  it('the SPEC public file link: info and download, and their 400 and 404 answers', async () => {
+  it('a file’s public link: info and download, and their 400 and 404 answers', async () => {
     const token = publicFile.metadata.link!;
     expectPublicHeaders(await visitor().get(`/file-service/public/info/${publicFile._id}/${token}`), 200);
     expectPublicHeaders(await visitor().get(`/file-service/public/download/${publicFile._id}/${token}`), 200);

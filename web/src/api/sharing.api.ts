@@ -34,6 +34,6 @@ export async function getPublicInfo(id: string, token: string): Promise<PublicFi
 export const publicDownloadUrl = (id: string, token: string) =>
   `/file-service/public/download/${encodeURIComponent(id)}/${encodeURIComponent(token)}`;
 
-/** The address anyone can open to download a shared file (SPEC §3). */
+/** The address anyone can open to download a shared file. */
 export const publicLinkOf = (file: Pick<FileDto, '_id' | 'metadata'>, origin = window.location.origin) =>
   file.metadata.link ? `${origin}/public-download/${encodeURIComponent(file._id)}/${encodeURIComponent(file.metadata.link)}` : '';

@@ -68,7 +68,7 @@ export function SharePopup({ file }: { file: FileDto }) {
         {current.help}
       </p>
       <div className="mt-6 flex items-center justify-between gap-2">
-        {/* Links with a password, an expiry or a download limit: beside SPEC's one link, never instead of it. */}
+        {/* Links with a password, an expiry or a download limit: beside the file's one link, never instead of it. */}
         <Button variant="text" className="px-3" onClick={() => setMoreOptions(true)}>
           More options
         </Button>

@@ -10,7 +10,7 @@ import type { AppStore } from '../../state/store';
 import { progressToast } from '../notifications/progress-toast';
 import { FILE_MESSAGES } from '../popups/file-messages';
 
-/** Changes a file's link with the SPEC §8 toasts, then refreshes the lists and every popup showing the file. */
+/** Changes a file's link with its progress toasts, then refreshes the lists and every popup showing the file. */
 export function useChangeLink() {
   const dispatch = useAppDispatch();
   const store = useStore() as AppStore;

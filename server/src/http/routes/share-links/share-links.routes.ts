@@ -50,7 +50,7 @@ export function shareLinkRoutes(app: FastifyInstance, deps: ShareLinkRoutesDeps)
     return reply.status(204).send();
   });
 
-  /** SPEC's public and one-time links of files (made with the share popup), beside the links above. */
+  /** The public and one-time links of files (made with the share popup), beside the links above. */
   app.get('/share-service/file-links', auth, async (request): Promise<FileDto[]> => {
     return (await links.fileLinks(authOf(request).accountId)).map(presentFile);
   });

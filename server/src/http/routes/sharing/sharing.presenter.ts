@@ -2,7 +2,7 @@ import type { LinkedFileDto, PublicFileDto } from '@nimbus/common';
 import type { FileRow, ShownFile } from '../../../db/repositories/file.repository.js';
 import { presentFile } from '../files/files.presenter.js';
 
-/** A file just given a link: the file as SPEC answers it, plus the `{ file, token }` myDrive's client reads. */
+/** A file just given a link: the file's own fields, plus the `{ file, token }` myDrive's client reads. */
 export function presentLinkedFile(row: ShownFile): LinkedFileDto {
   const file = presentFile(row);
   const token = file.metadata.link;
