@@ -35,8 +35,52 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 }
 
 /** How many password hashes are being computed or waiting right now. */
-export function hashingLoad(): { active: number; pending: number } {
-  return { active: hashing.activeCount, pending: hashing.pendingCount };
+export function hashingLoad(): { active: number; pending: number; admitted: number } {
+  return { active: hashing.activeCount, pending: hashing.pendingCount, admitted: admittedTotal };
+}
+
+/**
+ * Places in the hashing queue for password checks that anyone may send (sign-in, a share link's
+ * password): a client (an address group) may hold two at a time, strangers 64 in all. Past that the
+ * caller answers "try again" at once rather than queueing, so a flood from one client delays no one
+ * else, and a flood from many delays a newcomer by at most 64 hashes. Counted per process, like the
+ * queue they bound.
+ */
+export const MAX_HASHES_PER_CLIENT = 2;
+export const MAX_ADMITTED_HASHES = 64;
+const admittedPerClient = new Map<string, number>();
+let admittedTotal = 0;
+
+/** A place taken by `admitHashing`, held from before the check until it is over, however it ended. */
+export interface HashingPlace {
+  /**
+   * More places are taken than strangers get, this one included: a stranger gives it back; a device
+   * recognised as the account's own keeps it and waits its turn behind them.
+   */
+  readonly crowded: boolean;
+  release(): void;
+}
+
+/** Takes a place for one password check of `client`, or answers null when the client holds two already. */
+export function admitHashing(client: string): HashingPlace | null {
+  const held = admittedPerClient.get(client) ?? 0;
+  if (held >= MAX_HASHES_PER_CLIENT) return null;
+  admittedPerClient.set(client, held + 1);
+  admittedTotal += 1;
+  let released = false;
+  return {
+    get crowded() {
+      return admittedTotal > MAX_ADMITTED_HASHES;
+    },
+    release() {
+      if (released) return;
+      released = true;
+      admittedTotal -= 1;
+      const left = (admittedPerClient.get(client) ?? 1) - 1;
+      if (left > 0) admittedPerClient.set(client, left);
+      else admittedPerClient.delete(client);
+    },
+  };
 }
 
 /** scrypt on libuv's thread pool; the format records its parameters so they can be raised later. */
