@@ -7,6 +7,7 @@ import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AccountTokenRepository } from './db/repositories/account-token.repository.js';
 import { AccountRepository } from './db/repositories/account.repository.js';
+import { KnownDeviceRepository } from './db/repositories/known-device.repository.js';
 import { LoginThrottleRepository } from './db/repositories/login-throttle.repository.js';
 import { SessionRepository } from './db/repositories/session.repository.js';
 import { AnswerCache } from './http/answer-cache.js';
@@ -190,6 +191,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     new AccountRepository(database.db),
     accountTokens,
     loginThrottle,
+    new KnownDeviceRepository(database.db),
     sessions,
     mailer,
     clock,

@@ -56,6 +56,13 @@ export interface LoginThrottleTable {
   lockedUntil: number | null;
 }
 
+/** A browser or an address group that signed in to the account: only a hash of it is kept. */
+export interface KnownDeviceTable {
+  accountId: string;
+  deviceKey: string;
+  lastSuccessAt: number;
+}
+
 export interface FolderTable {
   id: string;
   ownerId: string;
@@ -178,6 +185,7 @@ export interface Database {
   accountToken: AccountTokenTable;
   appPassword: AppPasswordTable;
   loginThrottle: LoginThrottleTable;
+  knownDevice: KnownDeviceTable;
   folder: FolderTable;
   file: FileTable;
   job: JobTable;

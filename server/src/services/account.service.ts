@@ -2,13 +2,15 @@ import type { Logger } from '../logger.js';
 import { LIMITS, type UserDto } from '@nimbus/common';
 import type { AccountRepository, AccountRow } from '../db/repositories/account.repository.js';
 import type { AccountTokenRepository } from '../db/repositories/account-token.repository.js';
+import type { KnownDeviceRepository } from '../db/repositories/known-device.repository.js';
 import type { LoginThrottleRepository, ThrottlePolicy } from '../db/repositories/login-throttle.repository.js';
 import type { AccountTokenPurpose } from '../db/schema.js';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyError, UnauthorizedError, UnavailableError } from '../domain/errors.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { resetPasswordMessage, verifyEmailMessage } from '../mail/templates.js';
 import { hashToken, newId, newSecret } from '../security/ids.js';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../security/password.js';
+import { addressGroupOf } from '../security/address-group.js';
+import { admitHashing, dummyPasswordHash, hashPassword, verifyPassword } from '../security/password.js';
 import { reserveAttempts, type Limited } from './attempt-budget.js';
 import type { Caller } from './caller.js';
 import type { Clock } from './clock.js';
@@ -23,21 +25,40 @@ export interface AccountServiceOptions {
 }
 
 const FIFTEEN_MINUTES = { windowMs: LIMITS.loginFailureWindowMs, lockMs: LIMITS.loginLockMs };
-/** SPEC's ten failures: per e-mail and client address, so nobody elsewhere can lock the owner out. */
+/** Ten failures per e-mail and client address group, so nobody elsewhere can lock the owner out. */
 const LOGIN_PER_EMAIL_AND_ADDRESS: ThrottlePolicy = { maxFailures: LIMITS.loginMaxFailures, ...FIFTEEN_MINUTES };
-/** Guessing one account from many addresses. */
+/** Guessing one account from many addresses; a device or network the account signed in from is not refused by it. */
 const LOGIN_PER_EMAIL: ThrottlePolicy = { maxFailures: 10 * LIMITS.loginMaxFailures, ...FIFTEEN_MINUTES };
-/** Guessing many accounts from one address. */
+/** Guessing many accounts from one address group. */
 const LOGIN_PER_ADDRESS: ThrottlePolicy = { maxFailures: 20 * LIMITS.loginMaxFailures, ...FIFTEEN_MINUTES };
+/** How long a browser or network that signed in is remembered, and how many of them per account. */
+const KNOWN_DEVICE_MS = 90 * 24 * 60 * 60_000;
+const KNOWN_DEVICES_KEPT = 32;
+/** A sign-in refused because its client already has password checks running: they take a fraction of a second. */
+const BUSY_RETRY_SECONDS = 1;
 /** Wrong current passwords on change-password: a stolen session is no password oracle. */
 const PASSWORD_CHECKS: ThrottlePolicy = { maxFailures: LIMITS.loginMaxFailures, ...FIFTEEN_MINUTES };
 const HOUR_MS = 60 * 60_000;
 
 type EmailSlot = 'verifyEmailSentAt' | 'resetEmailSentAt';
 
+/**
+ * What the server knows of where a sign-in comes from: a browser signed in to this account before
+ * (its browser id, or a refresh token of it), only a network (address group) that did, or nothing.
+ */
+type Origin = 'own-browser' | 'known-network' | 'stranger';
+
 /** The identity of an address: letter case and unicode composition (é typed as e + ´) do not matter. */
 export function emailKeyOf(email: string): string {
   return email.trim().normalize('NFC').toLowerCase();
+}
+
+/** Browser ids and address groups are kept only as hashes. */
+function browserKeyOf(browserId: string): string {
+  return hashToken(`browser:${browserId}`);
+}
+function networkKeyOf(group: string): string {
+  return hashToken(`network:${group}`);
 }
 
 export function toUserDto(row: AccountRow): UserDto {
@@ -49,6 +70,7 @@ export class AccountService {
     private readonly accounts: AccountRepository,
     private readonly tokens: AccountTokenRepository,
     private readonly throttle: LoginThrottleRepository,
+    private readonly knownDevices: KnownDeviceRepository,
     private readonly sessions: SessionService,
     private readonly mailer: Mailer | null,
     private readonly clock: Clock,
@@ -81,41 +103,90 @@ export class AccountService {
     if (!(await this.accounts.insert(account))) throw new ConflictError('EMAIL_EXISTS', 'Email already exists');
     const emailSent = this.mailer ? await this.trySend(account, 'verify-email', caller.log) : false;
     if (this.mailer && !emailSent) await this.accounts.releaseEmailSlot(account.id, 'verifyEmailSentAt', now);
+    await this.rememberDevice(account.id, browserId, caller);
     return { account, emailSent, tokens: await this.sessions.start(account.id, browserId) };
   }
 
+  /**
+   * Signs in with the account password. Attempts are counted per e-mail and address group (the
+   * hard limit), per address group and per e-mail; a browser that signed in to the account before
+   * passes the last two, and a network that did passes the per-e-mail one, so guesses from
+   * elsewhere never lock the owner out. A client gets two sign-ins in progress at a time: more are
+   * refused at once rather than queued in front of everyone else's, and count toward its own limit.
+   */
   async login(
     input: { email: string; password: string },
     browserId: string,
     caller: Caller,
   ): Promise<{ account: AccountRow; tokens: IssuedTokens }> {
-    const clientAddress = caller.address;
+    const group = addressGroupOf(caller.address);
     const emailKey = emailKeyOf(input.email);
-    const pair: Limited = [`login:${emailKey}|${clientAddress}`, LOGIN_PER_EMAIL_AND_ADDRESS];
-    const shared: Limited[] = [
-      [`login-address:${clientAddress}`, LOGIN_PER_ADDRESS],
-      [`login-email:${emailKey}`, LOGIN_PER_EMAIL],
-    ];
-    // Every attempt is counted before its password is checked: a burst gets no more tries than a sequence.
-    await this.reserveAttempts([pair, ...shared], 'LOGIN_THROTTLED', 'Too many failed attempts; try again later');
-    const account = await this.accounts.findByEmailKey(emailKey);
-    const valid = await verifyPassword(input.password, account?.passwordHash ?? (await dummyPasswordHash()));
+    const pair: Limited = [`login:${emailKey}|${group}`, LOGIN_PER_EMAIL_AND_ADDRESS];
+    const place = admitHashing(group);
+    if (!place) return this.refuseBusy(pair);
+    let account: AccountRow | undefined;
+    let valid = false;
+    try {
+      account = await this.accounts.findByEmailKey(emailKey);
+      // Looked up for an unknown e-mail too, so the time taken does not tell whether the account exists.
+      const origin = await this.originOf(account?.id ?? '', browserId, group, caller.refreshToken);
+      if (origin === 'stranger' && place.crowded) return await this.refuseBusy(pair);
+      const perAddress: Limited = [`login-address:${group}`, LOGIN_PER_ADDRESS];
+      const perEmail: Limited = [`login-email:${emailKey}`, LOGIN_PER_EMAIL];
+      const refusing = [pair, ...(origin === 'own-browser' ? [] : [perAddress]), ...(origin === 'stranger' ? [perEmail] : [])];
+      // Every attempt is counted before its password is checked: a burst gets no more tries than a sequence.
+      await this.reserveAttempts(refusing, 'LOGIN_THROTTLED', 'Too many failed attempts; try again later');
+      // A recognised origin's attempts still count toward the wider keys, for the strangers they hold back.
+      const now = this.clock.now();
+      for (const [key, policy] of [perAddress, perEmail].filter((k) => !refusing.includes(k)))
+        await this.throttle.reserve(key, now, policy);
+      valid = await verifyPassword(input.password, account?.passwordHash ?? (await dummyPasswordHash()));
+      if (account && valid) {
+        await this.throttle.clear(pair[0]);
+        for (const [key, policy] of [perAddress, perEmail]) await this.throttle.release(key, policy);
+      }
+    } finally {
+      place.release();
+    }
     if (!account || !valid) {
       // Only an existing account has a log to show it in; unknown addresses leave no trace.
       if (account) await this.security?.record(account.id, { type: 'sign-in-failed', caller });
       throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or password');
     }
-    await this.throttle.clear(pair[0]);
-    for (const [key, policy] of shared) await this.throttle.release(key, policy);
+    await this.rememberDevice(account.id, browserId, caller);
     await this.security?.record(account.id, { type: 'sign-in', caller });
     return { account, tokens: await this.sessions.start(account.id, browserId) };
   }
 
+  /** A sign-in refused for its client having others in progress: it costs one write, and counts. */
+  private async refuseBusy(pair: Limited): Promise<never> {
+    await this.throttle.reserve(pair[0], this.clock.now(), pair[1]);
+    throw new TooManyError('LOGIN_THROTTLED', 'Too many sign-in attempts at once; try again in a moment', BUSY_RETRY_SECONDS);
+  }
+
+  private async originOf(accountId: string, browserId: string, group: string, refreshToken: string | undefined): Promise<Origin> {
+    const browser = browserKeyOf(browserId);
+    const network = networkKeyOf(group);
+    const known = await this.knownDevices.known(accountId, [browser, network], this.clock.now() - KNOWN_DEVICE_MS);
+    if (known.has(browser) || (await this.sessions.isSignedInHere(accountId, refreshToken, browserId))) return 'own-browser';
+    return known.has(network) ? 'known-network' : 'stranger';
+  }
+
+  private rememberDevice(accountId: string, browserId: string, caller: Caller): Promise<void> {
+    const now = this.clock.now();
+    return this.knownDevices.remember(accountId, [browserKeyOf(browserId), networkKeyOf(addressGroupOf(caller.address))], now, {
+      keep: KNOWN_DEVICES_KEPT,
+      since: now - KNOWN_DEVICE_MS,
+    });
+  }
+
   /**
-   * Checks an e-mail and app password (WebDAV's Basic credentials) against the same throttling as
-   * the sign-in form. The secret is checked by one indexed hash lookup, so only failures are
-   * counted: a sync client's thousands of requests cost no writes, and a locked key refuses even
-   * the right password until the lock lapses.
+   * Checks an e-mail and app password (WebDAV's Basic credentials), throttled like the sign-in form
+   * but on keys of its own, so failures on one never lock the other. The secret is checked by one
+   * indexed hash lookup, so only failures are counted: a sync client's thousands of requests cost
+   * no writes. A locked key of the e-mail and address group, or of the address group, refuses even
+   * the right password until the lock lapses; the e-mail's own lock refuses only wrong ones, since
+   * an app password is one device's random 144-bit secret that no number of addresses can guess.
    */
   async verifyAppCredentials(
     email: string,
@@ -123,27 +194,30 @@ export class AccountService {
     caller: Caller,
     verify: (accountId: string, password: string) => Promise<boolean>,
   ): Promise<AccountRow> {
-    const clientAddress = caller.address;
+    const group = addressGroupOf(caller.address);
     const emailKey = emailKeyOf(email);
-    const keys: Limited[] = [
-      [`login:${emailKey}|${clientAddress}`, LOGIN_PER_EMAIL_AND_ADDRESS],
-      [`login-address:${clientAddress}`, LOGIN_PER_ADDRESS],
-      [`login-email:${emailKey}`, LOGIN_PER_EMAIL],
-    ];
+    const pair: Limited = [`dav:${emailKey}|${group}`, LOGIN_PER_EMAIL_AND_ADDRESS];
+    const perAddress: Limited = [`dav-address:${group}`, LOGIN_PER_ADDRESS];
+    const perEmail: Limited = [`dav-email:${emailKey}`, LOGIN_PER_EMAIL];
     const now = this.clock.now();
-    for (const [key] of keys) {
+    for (const [key] of [pair, perAddress]) {
       const until = await this.throttle.lockedUntil(key, now);
-      if (!until) continue;
-      // The owner sees that a device or someone kept trying past the limit (once per lock-out window
-      // at most: every refused request would otherwise push the rest of the log out).
-      await this.recordDavLockOut(emailKey, caller, until);
-      throw new TooManyError('LOGIN_THROTTLED', 'Too many failed attempts; try again later', Math.ceil((until - now) / 1000));
+      if (until) await this.refuseDav(emailKey, caller, now, until);
     }
     const account = await this.accounts.findByEmailKey(emailKey);
     if (account && (await verify(account.id, password))) return account;
-    for (const [key, policy] of keys) await this.throttle.recordFailure(key, now, policy);
+    const emailLock = await this.throttle.lockedUntil(perEmail[0], now);
+    if (emailLock) await this.refuseDav(emailKey, caller, now, emailLock);
+    for (const [key, policy] of [pair, perAddress, perEmail]) await this.throttle.recordFailure(key, now, policy);
     if (account) await this.security?.record(account.id, { type: 'sign-in-failed', caller, details: { kind: 'webdav' } });
     throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or app password');
+  }
+
+  private async refuseDav(emailKey: string, caller: Caller, now: number, lockedUntil: number): Promise<never> {
+    // The owner sees that a device or someone kept trying past the limit (once per lock-out window
+    // at most: every refused request would otherwise push the rest of the log out).
+    await this.recordDavLockOut(emailKey, caller, lockedUntil);
+    throw new TooManyError('LOGIN_THROTTLED', 'Too many failed attempts; try again later', Math.ceil((lockedUntil - now) / 1000));
   }
 
   async get(accountId: string): Promise<AccountRow> {
@@ -246,7 +320,7 @@ export class AccountService {
     const max = this.options.accountRateLimit;
     if (max <= 0) return;
     await this.reserveAttempts(
-      [[`${action}:${clientAddress}`, { maxFailures: max, windowMs: HOUR_MS, lockMs: HOUR_MS }]],
+      [[`${action}:${addressGroupOf(clientAddress)}`, { maxFailures: max, windowMs: HOUR_MS, lockMs: HOUR_MS }]],
       'RATE_LIMITED',
       'Too many requests; try again later',
     );

@@ -8,5 +8,7 @@ import type { Logger } from '../logger.js';
 export interface Caller {
   address: string;
   userAgent: string | null;
+  /** The refresh token the request carries, if any: a sign-in from a device already signed in. Never logged. */
+  refreshToken?: string;
   log?: Logger;
 }

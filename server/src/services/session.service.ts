@@ -134,6 +134,20 @@ export class SessionService {
     return session && session.refreshHash === hashToken(parsed.secret) ? session.id : null;
   }
 
+  /**
+   * Whether a refresh token is a session of the account still in force in this browser: the
+   * request comes from a device that is signed in (its current token or the one just rotated away).
+   */
+  async isSignedInHere(accountId: string, refreshToken: string | undefined, browserId: string): Promise<boolean> {
+    const parsed = parseRefreshToken(refreshToken);
+    if (!parsed) return false;
+    const session = await this.sessions.findById(parsed.sessionId);
+    if (!session || session.accountId !== accountId || session.browserId !== browserId) return false;
+    if (session.revokedAt !== null || session.expiresAt <= this.clock.now()) return false;
+    const presented = hashToken(parsed.secret);
+    return presented === session.refreshHash || presented === session.previousRefreshHash;
+  }
+
   end(sessionId: string): Promise<void> {
     return this.sessions.revoke(sessionId, this.clock.now());
   }

@@ -22,6 +22,7 @@ import * as trashCascade from './2026_11_29_0700_trash_cascade.js';
 import * as sqliteRecentInListOrder from './2026_11_30_0800_sqlite_recent_in_list_order.js';
 import * as sqliteShortNameTerms from './2026_12_01_0900_sqlite_short_name_terms.js';
 import * as fileCrc32 from './2026_12_02_1000_file_crc32.js';
+import * as knownDevice from './2026_12_03_1100_known_device.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_30_0800_sqlite_recent_in_list_order': sqliteRecentInListOrder,
   '2026_12_01_0900_sqlite_short_name_terms': sqliteShortNameTerms,
   '2026_12_02_1000_file_crc32': fileCrc32,
+  '2026_12_03_1100_known_device': knownDevice,
 };
