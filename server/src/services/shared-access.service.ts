@@ -6,10 +6,11 @@ import type { FolderRow } from '../db/repositories/folder.repository.js';
 import type { LoginThrottleRepository, ThrottlePolicy } from '../db/repositories/login-throttle.repository.js';
 import type { ShareLinkRepository, ShareLinkRow } from '../db/repositories/share-link.repository.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { DomainError, ForbiddenError, NotFoundError, UnauthorizedError } from '../domain/errors.js';
+import { DomainError, ForbiddenError, NotFoundError, TooManyError, UnauthorizedError } from '../domain/errors.js';
 import { nameKeyOf, sanitizeName } from '../domain/names.js';
 import { isBrowserImage } from '../media/formats.js';
-import { verifyPassword } from '../security/password.js';
+import { addressGroupOf } from '../security/address-group.js';
+import { admitHashing, verifyPassword } from '../security/password.js';
 import type { Clock } from './clock.js';
 import type { MediaService } from './media.service.js';
 import { reserveAttempts, type Limited } from './attempt-budget.js';
@@ -24,8 +25,13 @@ import type { FileCursor } from '../db/repositories/file.repository.js';
 
 /** A visitor who typed the password keeps access this long (the cookie and its signature). */
 export const UNLOCK_TTL_MS = 12 * 60 * 60 * 1000;
-const GUESSES_PER_LINK: ThrottlePolicy = { maxFailures: 10, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
-const GUESSES_PER_ADDRESS: ThrottlePolicy = { maxFailures: 30, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+const FIFTEEN_MINUTES = { windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+/** The hard limit: guesses at one link from one address group. */
+const GUESSES_PER_LINK_AND_ADDRESS: ThrottlePolicy = { maxFailures: 10, ...FIFTEEN_MINUTES };
+/** Guesses from one address group across links. */
+const GUESSES_PER_ADDRESS: ThrottlePolicy = { maxFailures: 30, ...FIFTEEN_MINUTES };
+/** Guesses at one link from everywhere: high enough that one guesser never locks other visitors out. */
+const GUESSES_PER_LINK: ThrottlePolicy = { maxFailures: 100, ...FIFTEEN_MINUTES };
 const FILES_PER_PAGE = 100;
 /** A shared folder's subfolders shown at most, per folder. */
 const FOLDERS_PER_LISTING = 1_000;
@@ -122,19 +128,37 @@ export class SharedAccessService {
   }
 
   /**
-   * Checks the password, throttled per link and per address (attempts are counted before the
-   * check, so a burst gets no more tries than a sequence); answers the unlock token to keep.
+   * Checks the password and answers the unlock token to keep. Guesses are throttled per link and
+   * address group (the hard limit), per address group across links, and per link from everywhere
+   * at a much higher limit; attempts are counted before the check, so a burst gets no more tries
+   * than a sequence. A visitor whose `access` already unlocks the link is held back by its own
+   * guesses only.
    */
-  async unlock(token: string, password: string, clientAddress: string): Promise<{ access: string; link: ShareLinkRow }> {
-    const { link } = await this.open(token, undefined);
+  async unlock(token: string, password: string, clientAddress: string, access?: string): Promise<{ access: string; link: ShareLinkRow }> {
+    const { link, unlocked } = await this.open(token, access);
     if (link.passwordHash === null) return { access: await this.sign(link), link };
-    const now = this.deps.clock.now();
-    const keys: Limited[] = [
-      [`share-link:${link.id}`, GUESSES_PER_LINK],
-      [`share-address:${clientAddress}`, GUESSES_PER_ADDRESS],
-    ];
-    await reserveAttempts(this.deps.throttle, keys, now, { code: 'RATE_LIMITED', message: 'Too many wrong passwords; try again later' });
-    if (!(await verifyPassword(password, link.passwordHash))) throw new UnauthorizedError('WRONG_PASSWORD', 'Wrong password');
+    const group = addressGroupOf(clientAddress);
+    const pair: Limited = [`share-link:${link.id}|${group}`, GUESSES_PER_LINK_AND_ADDRESS];
+    const keys: Limited[] = unlocked
+      ? [pair]
+      : [pair, [`share-address:${group}`, GUESSES_PER_ADDRESS], [`share-link:${link.id}`, GUESSES_PER_LINK]];
+    // Past two checks at once from one client (or a queue full of them), the attempt is refused
+    // rather than queued, and counts toward the client's own limit.
+    const place = admitHashing(group);
+    if (!place || place.crowded) {
+      place?.release();
+      await this.deps.throttle.reserve(pair[0], this.deps.clock.now(), pair[1]);
+      throw new TooManyError('RATE_LIMITED', 'Too many password checks at once; try again in a moment', 1);
+    }
+    let valid: boolean;
+    try {
+      const refusal = { code: 'RATE_LIMITED', message: 'Too many wrong passwords; try again later' } as const;
+      await reserveAttempts(this.deps.throttle, keys, this.deps.clock.now(), refusal);
+      valid = await verifyPassword(password, link.passwordHash);
+    } finally {
+      place.release();
+    }
+    if (!valid) throw new UnauthorizedError('WRONG_PASSWORD', 'Wrong password');
     for (const [key, policy] of keys) await this.deps.throttle.release(key, policy);
     return { access: await this.sign(link), link };
   }
