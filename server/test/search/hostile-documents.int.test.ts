@@ -19,11 +19,11 @@ async function docxBomb(megabytes: number): Promise<Buffer> {
 }
 
 describe('hostile documents in the search indexer', () => {
-  it('refuses a DOCX whose document part declares more than the limit, without inflating it', async () => {
+  it('reads a DOCX whose document part inflates past the limit only up to the limit', async () => {
     const bomb = await docxBomb(40);
     expect(40 * 1024 * 1024).toBeGreaterThan(MAX_DOCX_PART_BYTES);
     expect(bomb.length).toBeLessThan(256 * 1024);
-    await expect(readDocx(bomb)).rejects.toThrow(/declares too much/);
+    expect(await readDocx(bomb)).toEqual({ text: 'boom', date: null });
   });
 
   it('still reads an ordinary DOCX: paragraphs, entities and the title', async () => {
@@ -77,7 +77,7 @@ describe('hostile documents in the search indexer', () => {
     });
     afterAll(() => t.close());
 
-    it('indexes a DOCX bomb by its name alone, once', async () => {
+    it('indexes a DOCX bomb by its name and first words, once', async () => {
       const file = await upload(alice, 'quarterly-bomb.docx', await docxBomb(40));
       // Index jobs wait a moment for bursts to settle; run them now.
       const due = () => t.app.database.db.updateTable('job').set({ runAt: 0 }).execute();
@@ -85,7 +85,7 @@ describe('hostile documents in the search indexer', () => {
       for (let i = 0; i < 5 && (await t.app.background.drainJobs()) > 0; i++) await due();
       const entry = await t.app.database.db.selectFrom('searchEntry').selectAll().where('itemId', '=', file._id).executeTakeFirst();
       expect(entry?.body).toMatch(/quarterly/i);
-      expect(entry?.body ?? '').not.toMatch(/boom/);
+      expect(entry?.body).toMatch(/\bboom\b/);
       const failed = await t.app.database.db.selectFrom('job').select('name').where('failedAt', 'is not', null).execute();
       expect(failed).toEqual([]);
     });
