@@ -1,5 +1,5 @@
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { capWords, MAX_TEXT_WORDS, validDate } from './analysis.js';
+import { capWords, TextCollector, validDate } from './analysis.js';
 
 const MAX_PAGES = 30;
 
@@ -7,20 +7,22 @@ const MAX_PAGES = 30;
 export async function readPdf(bytes: Uint8Array): Promise<{ text: string; date: number | null }> {
   const doc = await getDocument({ data: bytes, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
   try {
-    const parts: string[] = [];
-    let count = 0;
-    for (let n = 1; n <= Math.min(doc.numPages, MAX_PAGES) && count < MAX_TEXT_WORDS; n++) {
+    const text = new TextCollector();
+    for (let n = 1; n <= Math.min(doc.numPages, MAX_PAGES) && !text.isFull; n++) {
       const page = await doc.getPage(n);
-      const content = await page.getTextContent();
-      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join('');
-      parts.push(text);
-      count += text.split(/\s+/).length;
-      page.cleanup();
+      try {
+        // Cancelling a page's text stream half-way races in pdf.js (an enqueue on a closed
+        // controller throws outside any promise), so each page is read whole.
+        for (const item of (await page.getTextContent()).items) if ('str' in item) text.add(item.str + (item.hasEOL ? '\n' : ' '));
+        text.add(' ');
+      } finally {
+        page.cleanup();
+      }
     }
     const meta = await doc.getMetadata().catch(() => null);
     const info = (meta?.info ?? {}) as { CreationDate?: string; Title?: string; Subject?: string; Keywords?: string };
     const header = [info.Title, info.Subject, info.Keywords].filter((v) => typeof v === 'string').join(' ');
-    return { text: capWords(`${header} ${parts.join(' ')}`), date: pdfDate(info.CreationDate) };
+    return { text: capWords(`${header} ${text.text}`), date: pdfDate(info.CreationDate) };
   } finally {
     await doc.destroy();
   }
