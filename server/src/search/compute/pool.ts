@@ -14,7 +14,11 @@ export { WorkerTimeoutError as ComputeTimeoutError };
 
 const DEFAULTS: Required<ComputePoolOptions> = {
   taskTimeoutMs: 120_000,
-  resourceLimits: { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 64 },
+  // Twice what the heaviest real work needs (the vision and embedding models loaded, then a photo,
+  // an OCR scan or a PDF read; none fails at 128 MiB). The extractors bound what a hostile file can
+  // make them hold well below this; the limit is the backstop, and reaching it may end more than
+  // the thread, so it is not where a document's cost should be decided.
+  resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 64 },
 };
 /** Threads keep their loaded models this long after their last task. */
 const IDLE_MS = 10 * 60_000;
