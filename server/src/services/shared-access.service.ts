@@ -131,17 +131,15 @@ export class SharedAccessService {
    * Checks the password and answers the unlock token to keep. Guesses are throttled per link and
    * address group (the hard limit), per address group across links, and per link from everywhere
    * at a much higher limit; attempts are counted before the check, so a burst gets no more tries
-   * than a sequence. A visitor whose `access` already unlocks the link is held back by its own
-   * guesses only.
+   * than a sequence. A visitor who unlocked the link before never comes here: the token it keeps
+   * lets it in whatever the link's limits stand at.
    */
-  async unlock(token: string, password: string, clientAddress: string, access?: string): Promise<{ access: string; link: ShareLinkRow }> {
-    const { link, unlocked } = await this.open(token, access);
+  async unlock(token: string, password: string, clientAddress: string): Promise<{ access: string; link: ShareLinkRow }> {
+    const { link } = await this.open(token, undefined);
     if (link.passwordHash === null) return { access: await this.sign(link), link };
     const group = addressGroupOf(clientAddress);
     const pair: Limited = [`share-link:${link.id}|${group}`, GUESSES_PER_LINK_AND_ADDRESS];
-    const keys: Limited[] = unlocked
-      ? [pair]
-      : [pair, [`share-address:${group}`, GUESSES_PER_ADDRESS], [`share-link:${link.id}`, GUESSES_PER_LINK]];
+    const keys: Limited[] = [pair, [`share-address:${group}`, GUESSES_PER_ADDRESS], [`share-link:${link.id}`, GUESSES_PER_LINK]];
     // Past two checks at once from one client (or a queue full of them), the attempt is refused
     // rather than queued, and counts toward the client's own limit.
     const place = admitHashing(group);
