@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import JSZip from 'jszip';
 import { readFileSync } from 'node:fs';
+import { PDFDict, PDFDocument, PDFName, StandardFonts } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ComputePool } from '../../src/search/compute/pool.js';
 import { capWords, MAX_TEXT_CHARS, MAX_TEXT_WORDS, TextCollector } from '../../src/search/extract/analysis.js';
@@ -16,6 +17,17 @@ async function docxOf(xml: string): Promise<Buffer> {
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', compressionOptions: { level: 9 } });
 }
 
+/** A real PDF of a few tens of KB: one page whose content stream shows one string that inflates to `megabytes` MiB. */
+async function pdfWithOneHugeString(megabytes: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const page = pdf.addPage();
+  page.drawText('cover', { font: await pdf.embedFont(StandardFonts.Helvetica), size: 12 });
+  const font = page.node.Resources()?.lookup(PDFName.of('Font'), PDFDict).keys()[0]?.toString();
+  const content = pdf.context.flateStream(`BT ${font} 12 Tf 10 10 Td (${'a '.repeat(megabytes * 512 * 1024)}) Tj ET`);
+  page.node.set(PDFName.of('Contents'), pdf.context.register(content));
+  return pdf.save({ useObjectStreams: false });
+}
+
 const document = (body: string) => `<w:document><w:body>${body}</w:body></w:document>`;
 
 describe('document text is read only as far as the index needs it', () => {
@@ -24,9 +36,9 @@ describe('document text is read only as far as the index needs it', () => {
   const pool = new ComputePool(1, { resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 } });
   afterAll(() => pool.close());
 
-  const analyze = (filename: string, bytes: Uint8Array) => {
+  const analyze = (filename: string, bytes: Uint8Array, contentType = DOCX) => {
     const copy = new Uint8Array(bytes);
-    return pool.run({ type: 'analyze', filename, contentType: DOCX, bytes: copy }, [copy.buffer]);
+    return pool.run({ type: 'analyze', filename, contentType, bytes: copy }, [copy.buffer]);
   };
 
   it('indexes the first words of a 30 KB DOCX whose text inflates to 31 MiB of "a a a …", in a 96 MiB heap', async () => {
@@ -54,6 +66,15 @@ describe('document text is read only as far as the index needs it', () => {
   it('keeps empty paragraphs and spaces from filling the memory', async () => {
     const bomb = await docxOf(document(`<w:p><w:r><w:t>first</w:t></w:r></w:p>${'<w:p/><w:r><w:tab/></w:r>'.repeat(1_500_000)}`));
     expect((await analyze('empty.docx', bomb)).text).toBe('first');
+  });
+
+  it('reads a PDF apart, so one whose single string inflates to 30 MiB ends only its reader', { timeout: 120_000 }, async () => {
+    const bomb = await pdfWithOneHugeString(30);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    // pdf.js builds over a GiB of objects for this string: indexed by its name alone.
+    expect(await analyze('bomb.pdf', bomb, 'application/pdf')).toEqual({ kind: 'document', text: '', contentDate: null, place: null });
+    const real = readFileSync(new URL('../../eval/fixtures/lorem_ipsum.pdf', import.meta.url));
+    expect((await analyze('lorem_ipsum.pdf', real, 'application/pdf')).text).toMatch(/^Draft Lorem ipsum dolor sit amet/);
   });
 
   it('still reads a real DOCX whole: title, paragraphs and words', async () => {

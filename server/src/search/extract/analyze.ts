@@ -1,7 +1,7 @@
 import type { ComputeTask } from '../compute/tasks.js';
 import type { Analysis } from './analysis.js';
 import { readDocx } from './docx.js';
-import { readPdf } from './pdf.js';
+import { readPdfApart } from './pdf-process.js';
 import { analyzeImage } from './photo.js';
 import { isTextLike, readPlain } from './plain.js';
 import { analyzeVideo } from './video.js';
@@ -19,7 +19,7 @@ export async function analyze(task: Extract<ComputeTask, { type: 'analyze' }>): 
     if ((contentType.startsWith('video/') || contentType.startsWith('audio/')) && path) return await analyzeVideo(path);
     if (!bytes) return none(contentType.startsWith('image/') ? 'photo' : 'other');
     if (contentType.startsWith('image/')) return await analyzeImage(bytes);
-    if (contentType === 'application/pdf') return fromDocument(await readPdf(bytes));
+    if (contentType === 'application/pdf') return fromDocument(await readPdfApart(bytes));
     if (contentType === DOCX || filename.toLowerCase().endsWith('.docx')) return fromDocument(await readDocx(bytes));
     if (isTextLike(contentType, filename)) return { kind: 'document', text: readPlain(bytes), contentDate: null, place: null };
   } catch {
