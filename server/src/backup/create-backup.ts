@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { createBlobStore } from '../storage/create-stores.js';
@@ -31,6 +31,8 @@ async function prepareDir(dir: string): Promise<void> {
   });
   if (entries && entries.length > 0) throw new BackupError(`${dir} is not empty: give a new or empty directory for the backup`);
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  // mkdir leaves the mode of a directory that already existed as it was.
+  await chmod(dir, 0o700);
 }
 
 function liveSession(config: Config): Promise<SqlSession> {

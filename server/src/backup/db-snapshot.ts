@@ -1,5 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { existsSync } from 'node:fs';
+import { chmod, writeFile } from 'node:fs/promises';
 import type { DatabaseConfig } from '../config.js';
 import { BackupError } from './manifest.js';
 import { runTool } from './run-tool.js';
@@ -21,6 +22,9 @@ export async function snapshotDatabase(config: DatabaseConfig, dest: string): Pr
 
 async function snapshotSqlite(livePath: string, dest: string): Promise<SnapshotFacts> {
   if (!existsSync(livePath)) throw new BackupError(`There is no database at ${livePath}: is DATA_DIR the server's?`);
+  // The copy holds link tokens and password hashes: it is private from its first byte, and the
+  // journal files SQLite makes beside it take its mode.
+  await writeFile(dest, '', { mode: 0o600, flag: 'wx' });
   const live = new SQLite(livePath, { fileMustExist: true, readonly: true });
   try {
     live.pragma('busy_timeout = 5000');
@@ -30,6 +34,15 @@ async function snapshotSqlite(livePath: string, dest: string): Promise<SnapshotF
   } finally {
     live.close();
   }
+  // The copy is one self-contained file: in WAL mode, as the live database is, even reading it
+  // would leave -wal and -shm files beside it.
+  const writable = new SQLite(dest, { fileMustExist: true });
+  try {
+    writable.pragma('journal_mode = DELETE');
+  } finally {
+    writable.close();
+  }
+  await chmod(dest, 0o600);
   const copy = sqliteSession(dest, { readonly: true });
   try {
     return await factsOf(copy);

@@ -25,6 +25,9 @@ export const backupCommand: Command = {
       console.error(`${err.message}\nUsage: npm run nimbus -- ${USAGE}`);
       return 2;
     }
+    // Whatever the shell's umask, nothing this process writes is readable by other users; the
+    // backup sets its own files' modes as well, this covers what a library creates on its own.
+    process.umask(0o077);
     try {
       const m = await createBackup(config, dir, { includeMasterKey });
       console.log(
