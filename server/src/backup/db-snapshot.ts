@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, writeFile } from 'node:fs/promises';
 import type { DatabaseConfig } from '../config.js';
 import { BackupError } from './manifest.js';
+import { pgDumpCommand } from './pg-command.js';
 import { runTool } from './run-tool.js';
 import { pgSession, referencedBlobKeys, rowCounts, sqliteSession, type SqlSession } from './sql-session.js';
 
@@ -60,7 +61,7 @@ async function snapshotPostgres(url: string, dest: string): Promise<SnapshotFact
   try {
     await session.run('BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const [{ id }] = (await session.all<{ id: string }>('SELECT pg_export_snapshot() AS id')) as [{ id: string }];
-    const dump = runTool('pg_dump', ['--format=custom', '--no-owner', '--no-acl', `--snapshot=${id}`, `--file=${dest}`, `--dbname=${url}`]);
+    const dump = runTool(pgDumpCommand(url, id, dest));
     const [facts] = await Promise.all([factsOf(session), dump]);
     await session.run('COMMIT');
     return facts;

@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import { createBlobStore } from '../storage/create-stores.js';
 import { copyBlobIn, forEachLimited, verifyBlob } from './blob-copy.js';
 import { BackupError, BLOB_INDEX_FILE, hashFile, readBlobIndex, readManifest, type Manifest } from './manifest.js';
+import { pgRestoreCommand } from './pg-command.js';
 import { planKeys, writeSecretsFile } from './restore-keys.js';
 import { clearTarget, occupiedParts } from './restore-target.js';
 import { runTool } from './run-tool.js';
@@ -102,7 +103,7 @@ async function restoreDatabase(config: Config, dir: string, manifest: Manifest):
     }
     session = sqliteSession(config.db.path);
   } else {
-    await runTool('pg_restore', ['--no-owner', '--no-acl', '--exit-on-error', '--single-transaction', `--dbname=${config.db.url}`, source]);
+    await runTool(pgRestoreCommand(config.db.url, source));
     session = await pgSession(config.db.url);
   }
   try {
