@@ -388,6 +388,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     dav: new DavServer(davDrive, new DavLocks(database.db, uow, clock), database.db, uow, store, {
       maxUploadBytes: config.maxUploadBytes,
       quotaBytes: config.storageQuotaBytes,
+      appUrl: config.http.appUrl,
     }),
     accounts,
     appPasswords,

@@ -50,14 +50,33 @@ export function checkName(name: string): string {
 
 /**
  * The Destination header's path (an absolute URL or an absolute path), taken as sent: a URL
- * parser would resolve `..` and hide a traversal that the path checks must refuse.
+ * parser would resolve `..` and hide a traversal that the path checks must refuse. An absolute URL
+ * must name this server, by one of `hosts`: another server's answers 502 (RFC 4918 §9.8.4, §9.9.4).
  */
-export function destinationPath(header: string | undefined): DavPath {
+export function destinationPath(header: string | undefined, hosts: readonly string[]): DavPath {
   if (!header) throw new DavError(400, 'Missing Destination header');
-  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[^?#]*)?/i.exec(header);
-  const pathname = absolute ? (absolute[1] ?? '/') : header.startsWith('/') ? header : null;
+  const absolute = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)(\/[^?#]*)?/i.exec(header);
+  const pathname = absolute ? (absolute[3] ?? '/') : header.startsWith('/') ? header : null;
   if (pathname === null) throw new DavError(400, 'Malformed Destination header');
+  if (absolute) {
+    const scheme = absolute[1]!.toLowerCase();
+    const target = hostOf(scheme, absolute[2]!);
+    if (target === null) throw new DavError(400, 'Malformed Destination header');
+    // A proxy that ends TLS makes the client's scheme differ from the server's: the host and port decide.
+    const own = hosts.some((h) => hostOf('http', h) === target || hostOf('https', h) === target);
+    if ((scheme !== 'http' && scheme !== 'https') || !own) throw new DavError(502, 'The Destination is on another server');
+  }
   return parseDavPath(pathname);
+}
+
+/** `host[:port]` as a URL of `scheme` spells it (lower case, punycode, no default port), or null if it is none. */
+function hostOf(scheme: string, authority: string): string | null {
+  if (authority === '') return null;
+  try {
+    return new URL(`${scheme}://${authority}`).host;
+  } catch {
+    return null;
+  }
 }
 
 export function pathKey(path: DavPath): string {

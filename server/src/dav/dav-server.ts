@@ -19,6 +19,8 @@ export interface DavRequest {
   header(name: string): string | undefined;
   /** The request body as a stream (never buffered by the framework). */
   body: Readable;
+  /** The hosts the client addressed: its Host header and, behind a trusted proxy, the forwarded host. */
+  hosts: string[];
 }
 
 export type DavResponse =
@@ -28,6 +30,8 @@ export type DavResponse =
 export interface DavServerOptions {
   maxUploadBytes: number | null;
   quotaBytes: number | null;
+  /** The public origin (APP_URL): a Destination on its host is on this server too. */
+  appUrl: string;
 }
 
 /** Request bodies of XML methods; far more than any client sends. */
@@ -170,7 +174,7 @@ export class DavServer {
         let target: DavPath | null = path;
         if (resource !== null) {
           try {
-            target = destinationPath(resource);
+            target = destinationPath(resource, this.hostsOf(request));
           } catch {
             target = null;
           }
@@ -193,6 +197,10 @@ export class DavServer {
     }
     if (!holds) throw new DavError(412, 'The If header does not match the state of the resource');
     return submittedTokens(lists);
+  }
+
+  private hostsOf(request: DavRequest): string[] {
+    return [...request.hosts, new URL(this.options.appUrl).host];
   }
 
   /** 423 unless the request submitted a token for every lock on what it writes. */
@@ -367,7 +375,7 @@ export class DavServer {
     const item = await this.drive.resolve(ownerId, path);
     if (!item) throw new DavError(404, 'Not found');
     if (item.kind === 'root') throw new DavError(403, 'The root cannot be copied or moved');
-    const dest = destinationPath(request.header('destination'));
+    const dest = destinationPath(request.header('destination'), this.hostsOf(request));
     const depth = (request.header('depth') ?? 'infinity').toLowerCase();
     if (depth !== 'infinity' && (isMove || depth !== '0')) throw new DavError(400, `Depth ${depth} is not allowed for ${request.method}`);
     const overwriteHeader = (request.header('overwrite') ?? 'T').toUpperCase();

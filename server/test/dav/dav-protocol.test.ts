@@ -20,11 +20,40 @@ describe('WebDAV paths', () => {
   );
 
   it('reads Destination as sent, URL or path', () => {
-    expect(destinationPath('http://host:8080/dav/a/b.txt')).toEqual(['a', 'b.txt']);
-    expect(destinationPath('/dav/x')).toEqual(['x']);
-    expect(() => destinationPath('http://host/dav/a/../../etc')).toThrow(DavError);
-    expect(() => destinationPath('relative/path')).toThrow(DavError);
-    expect(() => destinationPath(undefined)).toThrow(DavError);
+    const hosts = ['host:8080'];
+    expect(destinationPath('http://host:8080/dav/a/b.txt', hosts)).toEqual(['a', 'b.txt']);
+    expect(destinationPath('/dav/x', hosts)).toEqual(['x']);
+    expect(() => destinationPath('http://host:8080/dav/a/../../etc', hosts)).toThrow(DavError);
+    expect(() => destinationPath('relative/path', hosts)).toThrow(DavError);
+    expect(() => destinationPath(undefined, hosts)).toThrow(DavError);
+  });
+
+  it('refuses a Destination on another server with 502, whatever its spelling of this one', () => {
+    const status = (header: string, hosts: string[]) => {
+      try {
+        destinationPath(header, hosts);
+        return 'ok';
+      } catch (err) {
+        return (err as DavError).status;
+      }
+    };
+    expect(status('http://evil.example/dav/x', ['drive.example'])).toBe(502);
+    expect(status('http://drive.example:8443/dav/x', ['drive.example'])).toBe(502);
+    expect(status('ftp://drive.example/dav/x', ['drive.example'])).toBe(502);
+    expect(status('http://drive.example.evil/dav/x', ['drive.example'])).toBe(502);
+    expect(status('http://user@evil.example/dav/x', ['drive.example'])).toBe(502);
+    expect(status('http:///dav/x', ['drive.example'])).toBe(400);
+    // Case, default ports, userinfo and a TLS-ending proxy (https outside, http inside) change nothing.
+    expect(status('HTTP://Drive.Example/dav/x', ['drive.example'])).toBe('ok');
+    expect(status('https://drive.example:443/dav/x', ['drive.example'])).toBe('ok');
+    expect(status('https://drive.example/dav/x', ['drive.example:443'])).toBe('ok');
+    expect(status('http://drive.example/dav/x', ['drive.example:80'])).toBe('ok');
+    expect(status('https://me@drive.example/dav/x', ['drive.example'])).toBe('ok');
+    expect(status('http://[::1]:3000/dav/x', ['[::1]:3000'])).toBe('ok');
+    expect(status('http://bücher.example/dav/x', ['xn--bcher-kva.example'])).toBe('ok');
+    expect(status('http://drive.example/dav/x', ['127.0.0.1:3000', 'drive.example'])).toBe('ok');
+    // A path alone is on the server that received it.
+    expect(status('/dav/x', [])).toBe('ok');
   });
 
   it('suffixes later same-named items with their id, and reads the suffix back', () => {

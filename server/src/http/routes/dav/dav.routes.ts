@@ -116,6 +116,7 @@ export function davRoutes(app: FastifyInstance, deps: DavRoutesDeps): void {
             return Array.isArray(value) ? value.join(', ') : value;
           },
           body: request.raw,
+          hosts: [request.headers.host ?? '', request.host],
         });
         if (answer.kind === 'file') {
           return sendStoredFile(request, reply, answer.asset, (range) => answer.asset.open(range), {
