@@ -136,8 +136,12 @@ export function davRoutes(app: FastifyInstance, deps: DavRoutesDeps): void {
       }
     };
 
+    // Only PUT streams a body that may take hours; the XML bodies of the others are small, so a
+    // client trickling one is cut off like any other slow request.
+    const xmlMethods = DAV_METHODS.filter((m) => m !== 'PUT');
     for (const url of ['/dav', '/dav/*']) {
-      scope.route({ method: DAV_METHODS, url, handler, config: { streamsBody: true, davRoute: true } });
+      scope.route({ method: 'PUT', url, handler, config: { streamsBody: true, davRoute: true } });
+      scope.route({ method: xmlMethods, url, handler, config: { davRoute: true } });
     }
   });
 }
