@@ -1,16 +1,28 @@
+import { StringDecoder } from 'node:string_decoder';
 import { Readable } from 'node:stream';
+import { setImmediate } from 'node:timers/promises';
 import type { Db } from '../db/database.js';
-import { DavRepository, type DavLockRow, type DavPropertyRow } from '../db/repositories/dav.repository.js';
+import { DavRepository, type DavLockRow, type DavPropertyRow, type DavPropertySize } from '../db/repositories/dav.repository.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
 import { fileAsset, type StoredAsset } from '../services/stored-asset.js';
 import type { EncryptedStore } from '../storage/blob-store.js';
-import { etagOf, fileEtag, type DavCollection, type DavDrive, type DavItem } from './dav-drive.js';
+import { etagOf, fileEtag, type DavDrive, type DavItem } from './dav-drive.js';
 import { DavError } from './dav-error.js';
 import { covers, parseTimeout, type DavLocks } from './dav-locks.js';
 import { destinationPath, hrefOf, parseDavPath, pathKey, type DavPath } from './dav-paths.js';
 import { IfHeaderError, parseIfHeader, submittedTokens, type IfList } from './if-header.js';
-import { PROTECTED, activeLockXml, parsePropfind, propfindResponse, propstat, type PropContext, type PropRequest } from './properties.js';
-import { DAV_NS, XmlBodyError, child, elements, escapeXml, parseXml, propertyElement, serializeFragment, type XmlElement } from './xml.js';
+import {
+  MAX_PROPFIND_NAMES,
+  PROTECTED,
+  activeLockXml,
+  parsePropfind,
+  propfindResponse,
+  propstat,
+  shownDeadProperties,
+  type PropContext,
+  type PropRequest,
+} from './properties.js';
+import { DAV_NS, XmlBodyError, XmlReader, child, elements, escapeXml, propertyElement, serializeFragment, type XmlElement } from './xml.js';
 
 /** What the HTTP layer needs of a request. */
 export interface DavRequest {
@@ -38,7 +50,17 @@ export interface DavServerOptions {
 const MAX_XML_BYTES = 1024 * 1024;
 const MAX_DEAD_PROPERTIES = 256;
 const MAX_PROPERTY_BYTES = 64 * 1024;
+const MAX_PROPPATCH_OPERATIONS = 2 * MAX_DEAD_PROPERTIES;
+/** Elements of a PROPFIND body: its names, duplicates included, with room to spare. */
+const MAX_PROPFIND_ELEMENTS = 16 * MAX_PROPFIND_NAMES;
 const LIST_BATCH = 200;
+/** Dead property values read in one query: a bounded amount (one item's may be more), a bounded statement. */
+const VALUE_BATCH_BYTES = 4 * 1024 * 1024;
+const VALUE_BATCH_KEYS = 512;
+/** What the stream of a listing holds before it waits for the client, and the pieces it is given. */
+const RESPONSE_BUFFER_BYTES = 64 * 1024;
+const RESPONSE_CHUNK_CHARS = 16 * 1024;
+const RENDER_SLICE_MS = 5;
 const XML_TYPE = 'application/xml; charset=utf-8';
 const XML_DECL = '<?xml version="1.0" encoding="utf-8"?>\n';
 
@@ -58,20 +80,29 @@ export function errorBody(error: DavError): string {
   return `${XML_DECL}<D:error xmlns:D="DAV:">${condition}<D:responsedescription>${escapeXml(error.message)}</D:responsedescription></D:error>`;
 }
 
-async function readXml(request: DavRequest): Promise<XmlElement | null> {
+/**
+ * The XML body, parsed as it arrives. Reading stops at the first problem: the rest of the body is
+ * left unread (and the connection closed after the answer) rather than drained.
+ */
+async function readXml(request: DavRequest, maxElements = Infinity): Promise<XmlElement | null> {
   const declared = Number(request.header('content-length') ?? 0);
   if (declared > MAX_XML_BYTES) throw new DavError(413, `XML bodies are limited to ${MAX_XML_BYTES} bytes`);
-  const chunks: Buffer[] = [];
+  const reader = new XmlReader(64, maxElements);
+  const decoder = new StringDecoder('utf8');
   let size = 0;
-  for await (const chunk of request.body) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_XML_BYTES) throw new DavError(413, `XML bodies are limited to ${MAX_XML_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (text.trim() === '') return null;
+  let blank = true;
+  const feed = (text: string) => {
+    blank &&= text.trim() === '';
+    reader.write(text);
+  };
   try {
-    return parseXml(text);
+    for await (const chunk of request.body.iterator({ destroyOnReturn: false })) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_XML_BYTES) throw new DavError(413, `XML bodies are limited to ${MAX_XML_BYTES} bytes`);
+      feed(decoder.write(chunk as Buffer));
+    }
+    feed(decoder.end());
+    return blank ? null : reader.close();
   } catch (err) {
     if (err instanceof XmlBodyError) throw new DavError(400, `Malformed XML body: ${err.message}`);
     throw err;
@@ -278,7 +309,7 @@ export class DavServer {
     if (depth !== '0' && depth !== '1') throw new DavError(400, 'Depth must be 0 or 1');
     let propRequest: PropRequest;
     try {
-      propRequest = parsePropfind(await readXml(request));
+      propRequest = parsePropfind(await readXml(request, MAX_PROPFIND_ELEMENTS));
     } catch (err) {
       if (err instanceof DavError) throw err;
       throw new DavError(400, (err as Error).message);
@@ -294,31 +325,81 @@ export class DavServer {
       const used = await this.uow.repos.files.bytesUsed(ownerId);
       ctx.quota = { used, available: this.options.quotaBytes === null ? null : Math.max(0, this.options.quotaBytes - used) };
     }
-    const wantsDead = propRequest.kind !== 'prop' || propRequest.names.some((q) => q.ns !== DAV_NS || !PROTECTED.has(q.local));
-    const repo = new DavRepository(this.db);
-    const deadOf = async (items: DavItem[]): Promise<Map<string, DavPropertyRow[]>> =>
-      wantsDead ? repo.propertiesOf(items.flatMap((i) => (i.kind === 'root' ? [] : [i.row.id]))) : new Map();
-    const render = (items: DavItem[], dead: Map<string, DavPropertyRow[]>) =>
-      items.map((i) => propfindResponse(i, propRequest, i.kind === 'root' ? [] : (dead.get(i.row.id) ?? []), ctx)).join('');
-
-    const first = render([item], await deadOf([item]));
-    const drive = this.drive;
+    const withDead = (items: DavItem[]) => this.withDead(ownerId, propRequest, items);
+    let first = '';
+    for await (const [, dead] of withDead([item])) first = propfindResponse(item, propRequest, dead, ctx);
+    const members = depth === '1' && item.kind !== 'file' ? this.drive.children(ownerId, item) : null;
     async function* multistatus(): AsyncGenerator<string> {
-      yield `${XML_DECL}<D:multistatus xmlns:D="DAV:">${first}`;
-      if (depth === '1' && item!.kind !== 'file') {
-        let batch: DavItem[] = [];
-        for await (const member of drive.children(ownerId, item as DavCollection)) {
-          batch.push(member);
-          if (batch.length === LIST_BATCH) {
-            yield render(batch, await deadOf(batch));
-            batch = [];
+      let out = `${XML_DECL}<D:multistatus xmlns:D="DAV:">${first}`;
+      let slice = performance.now();
+      const render = async function* (page: DavItem[]): AsyncGenerator<string> {
+        for await (const [member, dead] of withDead(page)) {
+          out += propfindResponse(member, propRequest, dead, ctx);
+          // Out once there is a chunk of it: the stream takes no more until the client has read it.
+          if (out.length >= RESPONSE_CHUNK_CHARS) {
+            yield out;
+            out = '';
+          }
+          // Other requests get the event loop between items, at least every few milliseconds.
+          if (performance.now() - slice >= RENDER_SLICE_MS) {
+            await setImmediate();
+            slice = performance.now();
           }
         }
-        if (batch.length > 0) yield render(batch, await deadOf(batch));
+      };
+      if (members) {
+        let page: DavItem[] = [];
+        for await (const member of members) {
+          page.push(member);
+          if (page.length === LIST_BATCH) {
+            yield* render(page);
+            page = [];
+          }
+        }
+        if (page.length > 0) yield* render(page);
       }
-      yield '</D:multistatus>';
+      yield `${out}</D:multistatus>`;
     }
-    return reply(207, { 'content-type': XML_TYPE }, Readable.from(multistatus()));
+    // Bytes, not chunks, count toward the buffer: items are rendered only as fast as the client reads.
+    const body = Readable.from(multistatus(), { objectMode: false, highWaterMark: RESPONSE_BUFFER_BYTES });
+    return reply(207, { 'content-type': XML_TYPE }, body);
+  }
+
+  /**
+   * `items` with the dead properties their answers show. Names and sizes come first, for a page
+   * at once; values are read only for what is shown, a few MiB at a time, as one item can hold
+   * 256 values of 64 KiB.
+   */
+  private async *withDead(ownerId: string, request: PropRequest, items: DavItem[]): AsyncGenerator<[DavItem, DavPropertyRow[]]> {
+    const wantsDead = request.kind !== 'prop' || request.names.some((q) => q.ns !== DAV_NS || !PROTECTED.has(q.local));
+    if (!wantsDead) {
+      for (const i of items) yield [i, []];
+      return;
+    }
+    const repo = new DavRepository(this.db);
+    const stored = await repo.propertySizes(items.flatMap((i) => (i.kind === 'root' ? [] : [i.row.id])));
+    const storedOf = (i: DavItem): DavPropertySize[] => (i.kind === 'root' ? [] : (stored.get(i.row.id) ?? []));
+    if (request.kind === 'propname') {
+      for (const i of items) yield [i, storedOf(i).map((p) => ({ ...p, ownerId, value: '' }))];
+      return;
+    }
+    let group: DavItem[] = [];
+    let keys: DavPropertySize[] = [];
+    let bytes = 0;
+    const flush = async function* (): AsyncGenerator<[DavItem, DavPropertyRow[]]> {
+      const values = await repo.propertyValues(keys);
+      for (const i of group) yield [i, i.kind === 'root' ? [] : (values.get(i.row.id) ?? [])];
+      [group, keys, bytes] = [[], [], 0];
+    };
+    for (const i of items) {
+      const shown = shownDeadProperties(request, storedOf(i));
+      const size = shown.reduce((sum, p) => sum + p.bytes, 0);
+      if (group.length > 0 && (bytes + size > VALUE_BATCH_BYTES || keys.length + shown.length > VALUE_BATCH_KEYS)) yield* flush();
+      group.push(i);
+      keys.push(...shown);
+      bytes += size;
+    }
+    if (group.length > 0) yield* flush();
   }
 
   private async proppatch(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
@@ -343,6 +424,9 @@ export class DavServer {
         });
       }
     }
+    // Each operation is a write in one transaction: thousands of them would hold the database for seconds.
+    if (operations.length > MAX_PROPPATCH_OPERATIONS)
+      throw new DavError(400, `A PROPPATCH may change at most ${MAX_PROPPATCH_OPERATIONS} properties`);
     const failures = new Map<number, number>();
     operations.forEach((op, i) => {
       if (op.ns === DAV_NS && PROTECTED.has(op.local)) failures.set(i, 403);

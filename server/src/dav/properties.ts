@@ -1,5 +1,6 @@
-import type { DavLockRow, DavPropertyRow } from '../db/repositories/dav.repository.js';
+import type { DavLockRow, DavPropertyRow, DavPropertySize } from '../db/repositories/dav.repository.js';
 import { etagOf, type DavItem } from './dav-drive.js';
+import { DavError } from './dav-error.js';
 import { covers } from './dav-locks.js';
 import { hrefOf } from './dav-paths.js';
 import { DAV_NS, child, elements, escapeXml, propertyElement, type XmlElement } from './xml.js';
@@ -37,14 +38,43 @@ const SUPPORTED_LOCK = ['exclusive', 'shared']
   .map((s) => `<D:lockentry><D:lockscope><D:${s}/></D:lockscope><D:locktype><D:write/></D:locktype></D:lockentry>`)
   .join('');
 
+/** A local name never contains a space, so this key is unambiguous. */
+function keyOf(ns: string, local: string): string {
+  return `${local} ${ns}`;
+}
+
+/** Real clients name fewer than 30; every name is echoed for every item of a listing. */
+export const MAX_PROPFIND_NAMES = 256;
+/** Namespaces and local names of one request together; real clients stay under 4 KiB. */
+export const MAX_PROPFIND_NAME_CHARS = 16 * 1024;
+
+/**
+ * The distinct names under `parent`, in first-seen order. Too many (or too long) is a 400, not a
+ * 413: the body is small, and clients treat 413 as "upload smaller content", which cannot help.
+ */
+function propNames(parent: XmlElement): QName[] {
+  const names = new Map<string, QName>();
+  let chars = 0;
+  for (const { ns, local } of elements(parent)) {
+    const key = keyOf(ns, local);
+    if (names.has(key)) continue;
+    names.set(key, { ns, local });
+    chars += ns.length + local.length;
+    if (names.size > MAX_PROPFIND_NAMES) throw new DavError(400, `A PROPFIND may name at most ${MAX_PROPFIND_NAMES} distinct properties`);
+    if (chars > MAX_PROPFIND_NAME_CHARS)
+      throw new DavError(400, `The property names of a PROPFIND may total at most ${MAX_PROPFIND_NAME_CHARS} characters`);
+  }
+  return [...names.values()];
+}
+
 export function parsePropfind(body: XmlElement | null): PropRequest {
   if (!body) return { kind: 'allprop', include: [] };
-  if (body.ns !== DAV_NS || body.local !== 'propfind') throw new Error('Expected DAV:propfind');
+  if (body.ns !== DAV_NS || body.local !== 'propfind') throw new DavError(400, 'Expected DAV:propfind');
   const prop = child(body, DAV_NS, 'prop');
-  if (prop) return { kind: 'prop', names: elements(prop).map(({ ns, local }) => ({ ns, local })) };
+  if (prop) return { kind: 'prop', names: propNames(prop) };
   if (child(body, DAV_NS, 'propname')) return { kind: 'propname' };
   const include = child(body, DAV_NS, 'include');
-  return { kind: 'allprop', include: include ? elements(include).map(({ ns, local }) => ({ ns, local })) : [] };
+  return { kind: 'allprop', include: include ? propNames(include) : [] };
 }
 
 export function activeLockXml(lock: DavLockRow): string {
@@ -111,7 +141,33 @@ export function propstat(props: string[], status: number): string {
   return props.length === 0 ? '' : `<D:propstat><D:prop>${props.join('')}</D:prop><D:status>${statusLine(status)}</D:status></D:propstat>`;
 }
 
-/** One `D:response` of a PROPFIND multistatus. */
+/**
+ * allprop answers with small dead properties only: a value over `ALLPROP_VALUE_BYTES`, or past
+ * `ALLPROP_ITEM_BYTES` for one item, is left for the client to ask for by name (propname still
+ * lists every name). Without this, 256 values of 64 KiB on every item of a folder make each
+ * listing gigabytes.
+ */
+export const ALLPROP_VALUE_BYTES = 4 * 1024;
+export const ALLPROP_ITEM_BYTES = 64 * 1024;
+
+/** Of an item's dead properties (names and sizes, in name order), those whose values an answer shows. */
+export function shownDeadProperties(request: PropRequest, stored: DavPropertySize[]): DavPropertySize[] {
+  if (request.kind === 'propname') return [];
+  const named = new Set((request.kind === 'prop' ? request.names : request.include).map((q) => keyOf(q.ns, q.local)));
+  if (request.kind === 'prop') return stored.filter((p) => named.has(keyOf(p.namespace, p.name)));
+  let budget = ALLPROP_ITEM_BYTES;
+  return stored.filter((p) => {
+    if (named.has(keyOf(p.namespace, p.name))) return true;
+    if (p.bytes > ALLPROP_VALUE_BYTES || p.bytes > budget) return false;
+    budget -= p.bytes;
+    return true;
+  });
+}
+
+/**
+ * One `D:response` of a PROPFIND multistatus. `dead` holds the item's dead properties the answer
+ * shows (`shownDeadProperties`), or for propname all of them (values not needed).
+ */
 export function propfindResponse(item: DavItem, request: PropRequest, dead: DavPropertyRow[], ctx: PropContext): string {
   const found: string[] = [];
   const missing: string[] = [];
@@ -127,19 +183,20 @@ export function propfindResponse(item: DavItem, request: PropRequest, dead: DavP
             ...liveNames.map((local) => ({ ns: DAV_NS, local })),
             ...request.include.filter((q) => !(q.ns === DAV_NS && liveNames.includes(q.local as never))),
           ];
+    const stored = new Map(dead.map((d) => [keyOf(d.namespace, d.name), d]));
     for (const q of names) {
       const value = q.ns === DAV_NS && PROTECTED.has(q.local) ? liveValue(item, q.local, ctx) : undefined;
       if (value !== undefined) {
         found.push(propertyElement(DAV_NS, q.local, value));
         continue;
       }
-      const stored = dead.find((d) => d.namespace === q.ns && d.name === q.local);
-      if (stored) found.push(propertyElement(q.ns, q.local, stored.value));
+      const row = stored.get(keyOf(q.ns, q.local));
+      if (row) found.push(propertyElement(q.ns, q.local, row.value));
       else missing.push(propertyElement(q.ns, q.local, ''));
     }
     if (request.kind === 'allprop') {
-      for (const d of dead)
-        if (!names.some((q) => q.ns === d.namespace && q.local === d.name)) found.push(propertyElement(d.namespace, d.name, d.value));
+      const named = new Set(names.map((q) => keyOf(q.ns, q.local)));
+      for (const d of dead) if (!named.has(keyOf(d.namespace, d.name))) found.push(propertyElement(d.namespace, d.name, d.value));
     }
   }
   const href = hrefOf(item.path, item.kind !== 'file');

@@ -13,54 +13,93 @@ export type XmlNode = XmlElement | string;
 
 export class XmlBodyError extends Error {}
 
+const WRITE_SLICE = 16 * 1024;
+
 /**
- * Parses a request body strictly and with namespaces. A document type declaration is refused
- * outright, so no entity is ever declared, let alone expanded (no XML bomb, no external entity);
- * nesting is bounded so a hostile body cannot exhaust the stack.
+ * Parses a request body strictly and with namespaces, piece by piece as it arrives. A document
+ * type declaration is refused outright, so no entity is ever declared, let alone expanded (no XML
+ * bomb, no external entity); nesting is bounded so a hostile body cannot exhaust the stack, and
+ * the element count so it cannot build a huge tree.
  */
-export function parseXml(text: string, maxDepth = 64): XmlElement {
-  const parser = new SaxesParser({ xmlns: true, position: false });
-  const stack: XmlElement[] = [];
-  let root: XmlElement | null = null;
-  let failure: Error | null = null;
-  parser.on('error', (err) => {
-    failure ??= err;
-  });
-  parser.on('doctype', () => {
-    failure ??= new XmlBodyError('Document type declarations are not accepted');
-  });
-  parser.on('opentag', (tag) => {
-    const node = tag as SaxesTagNS;
-    const element: XmlElement = {
-      ns: node.uri,
-      local: node.local,
-      attrs: Object.values(node.attributes)
-        .filter((a) => a.prefix !== 'xmlns' && !(a.prefix === '' && a.local === 'xmlns'))
-        .map((a) => ({ ns: a.uri, local: a.local, value: a.value })),
-      children: [],
-    };
-    if (stack.length >= maxDepth) failure ??= new XmlBodyError('XML nested too deeply');
-    if (stack.length > 0) stack[stack.length - 1]!.children.push(element);
-    else root = element;
-    stack.push(element);
-  });
-  parser.on('text', (text) => {
-    if (stack.length > 0) stack[stack.length - 1]!.children.push(text);
-  });
-  parser.on('cdata', (text) => {
-    if (stack.length > 0) stack[stack.length - 1]!.children.push(text);
-  });
-  parser.on('closetag', () => {
-    stack.pop();
-  });
-  try {
-    parser.write(text).close();
-  } catch (err) {
-    failure ??= err as Error;
+export class XmlReader {
+  private readonly parser = new SaxesParser({ xmlns: true, position: false });
+  private readonly stack: XmlElement[] = [];
+  private root: XmlElement | null = null;
+  private failure: Error | null = null;
+  private count = 0;
+
+  constructor(
+    private readonly maxDepth = 64,
+    private readonly maxElements = Infinity,
+  ) {
+    const { parser, stack } = this;
+    parser.on('error', (err) => {
+      this.failure ??= err;
+    });
+    parser.on('doctype', () => {
+      this.failure ??= new XmlBodyError('Document type declarations are not accepted');
+    });
+    parser.on('opentag', (tag) => {
+      const node = tag as SaxesTagNS;
+      const element: XmlElement = {
+        ns: node.uri,
+        local: node.local,
+        attrs: Object.values(node.attributes)
+          .filter((a) => a.prefix !== 'xmlns' && !(a.prefix === '' && a.local === 'xmlns'))
+          .map((a) => ({ ns: a.uri, local: a.local, value: a.value })),
+        children: [],
+      };
+      if (stack.length >= this.maxDepth) this.failure ??= new XmlBodyError('XML nested too deeply');
+      if (++this.count > this.maxElements) this.failure ??= new XmlBodyError(`XML bodies may hold at most ${this.maxElements} elements`);
+      if (stack.length > 0) stack[stack.length - 1]!.children.push(element);
+      else this.root = element;
+      stack.push(element);
+    });
+    parser.on('text', (text) => {
+      if (stack.length > 0) stack[stack.length - 1]!.children.push(text);
+    });
+    parser.on('cdata', (text) => {
+      if (stack.length > 0) stack[stack.length - 1]!.children.push(text);
+    });
+    parser.on('closetag', () => {
+      stack.pop();
+    });
   }
-  if (failure) throw new XmlBodyError((failure as Error).message);
-  if (!root) throw new XmlBodyError('Empty XML document');
-  return root;
+
+  /** Parses the next piece; throws at the first problem, so a bad body is not read to its end. */
+  write(text: string): void {
+    // In slices: a piece can be all of a body that arrived while the request waited, and the
+    // parser would go on to its end after the first problem.
+    for (let at = 0; at < text.length; at += WRITE_SLICE) {
+      try {
+        this.parser.write(text.slice(at, at + WRITE_SLICE));
+      } catch (err) {
+        this.failure ??= err as Error;
+      }
+      this.check();
+    }
+  }
+
+  close(): XmlElement {
+    try {
+      this.parser.close();
+    } catch (err) {
+      this.failure ??= err as Error;
+    }
+    this.check();
+    if (!this.root) throw new XmlBodyError('Empty XML document');
+    return this.root;
+  }
+
+  private check(): void {
+    if (this.failure) throw new XmlBodyError(this.failure.message);
+  }
+}
+
+export function parseXml(text: string, maxDepth = 64): XmlElement {
+  const reader = new XmlReader(maxDepth);
+  reader.write(text);
+  return reader.close();
 }
 
 export function elements(node: XmlElement): XmlElement[] {

@@ -3,7 +3,7 @@ import { DavError } from '../../src/dav/dav-error.js';
 import { parseTimeout } from '../../src/dav/dav-locks.js';
 import { davName, destinationPath, parseDavPath, parseSuffixedName } from '../../src/dav/dav-paths.js';
 import { IfHeaderError, parseIfHeader, submittedTokens } from '../../src/dav/if-header.js';
-import { parseXml, serializeFragment } from '../../src/dav/xml.js';
+import { XmlReader, parseXml, serializeFragment } from '../../src/dav/xml.js';
 
 describe('WebDAV paths', () => {
   it('decodes and NFC-normalises names', () => {
@@ -91,6 +91,16 @@ describe('XML bodies', () => {
   it('keeps namespaces when a fragment is serialised again', () => {
     const root = parseXml('<a xmlns="urn:a" xmlns:b="urn:b"><b:c b:x="1">t &amp; u</b:c><d/></a>');
     expect(serializeFragment(root.children)).toBe('<c xmlns="urn:b" xmlns:a0="urn:b" a0:x="1">t &amp; u</c><d xmlns="urn:a"></d>');
+  });
+
+  it('parses a body given piece by piece, and stops at the element limit', () => {
+    const whole = new XmlReader();
+    for (const piece of ['<a xmlns="urn:a"><b', '/><c>t', 'ext</c></a>']) whole.write(piece);
+    expect(serializeFragment(whole.close().children)).toBe('<b xmlns="urn:a"></b><c xmlns="urn:a">text</c>');
+
+    const limited = new XmlReader(64, 3);
+    limited.write('<a><b/><c/>');
+    expect(() => limited.write('<d/>')).toThrow('at most 3 elements');
   });
 
   it('refuses document types, so no entity is ever expanded', () => {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../database.js';
 import type { DavLockTable, DavPropertyTable } from '../schema.js';
 import type { FileRow } from './file.repository.js';
@@ -5,6 +6,9 @@ import type { FolderRow } from './folder.repository.js';
 
 export type DavPropertyRow = DavPropertyTable;
 export type DavLockRow = DavLockTable;
+export type DavPropertyKey = Pick<DavPropertyTable, 'itemId' | 'namespace' | 'name'>;
+/** A dead property without its value: `bytes` is the value's size in UTF-8. */
+export type DavPropertySize = DavPropertyKey & { bytes: number };
 
 /** Name lookups for WebDAV paths, dead properties and locks. */
 export class DavRepository {
@@ -44,14 +48,35 @@ export class DavRepository {
     return this.db.selectFrom('davProperty').selectAll().where('itemId', '=', itemId).orderBy('namespace').orderBy('name').execute();
   }
 
-  /** Dead properties of many items in one query (a page of a PROPFIND listing). */
-  async propertiesOf(itemIds: string[]): Promise<Map<string, DavPropertyRow[]>> {
-    const byItem = new Map<string, DavPropertyRow[]>();
+  /**
+   * The names and value sizes of the dead properties of many items (a page of a PROPFIND listing),
+   * by item, in name order: values can be large, so a listing reads only those it shows.
+   */
+  async propertySizes(itemIds: string[]): Promise<Map<string, DavPropertySize[]>> {
+    const byItem = new Map<string, DavPropertySize[]>();
     if (itemIds.length === 0) return byItem;
     const rows = await this.db
       .selectFrom('davProperty')
-      .selectAll()
+      .select(['itemId', 'namespace', 'name', sql<number>`octet_length(value)`.as('bytes')])
       .where('itemId', 'in', itemIds)
+      .orderBy('namespace')
+      .orderBy('name')
+      .execute();
+    for (const row of rows)
+      (byItem.get(row.itemId) ?? byItem.set(row.itemId, []).get(row.itemId)!).push({ ...row, bytes: Number(row.bytes) });
+    return byItem;
+  }
+
+  /** These dead properties with their values, by item. */
+  async propertyValues(keys: DavPropertyKey[]): Promise<Map<string, DavPropertyRow[]>> {
+    const byItem = new Map<string, DavPropertyRow[]>();
+    if (keys.length === 0) return byItem;
+    const rows = await this.db
+      .selectFrom('davProperty')
+      .selectAll()
+      .where((eb) =>
+        eb.or(keys.map((k) => eb.and([eb('itemId', '=', k.itemId), eb('namespace', '=', k.namespace), eb('name', '=', k.name)]))),
+      )
       .orderBy('namespace')
       .orderBy('name')
       .execute();
