@@ -1,6 +1,6 @@
 import busboy, { type FileInfo } from 'busboy';
 import type { FastifyRequest } from 'fastify';
-import type { Readable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import { InvalidError } from '../domain/errors.js';
 
 export type Fields = Map<string, string[]>;
@@ -18,6 +18,9 @@ export type FileHandler<T> = (stream: Readable, info: FileInfo & { field: string
 /** Sees each field once, as it arrives; throwing fails the request. */
 export type FieldHandler = (name: string, value: string) => void;
 
+/** Body bytes given to the parser at a time: at most a few dozen small parts' worth. */
+const FEED_BYTES = 16 * 1024;
+
 export class UploadAbortedError extends Error {
   constructor() {
     super('The client aborted the upload');
@@ -30,6 +33,10 @@ export class UploadAbortedError extends Error {
  * each), each file part is handed to `onFile` in order (one at a time) with the fields seen so
  * far. Field sizes are capped one by one and in all. If the client goes away, the current file
  * stream errors so whatever consumes it can clean up.
+ *
+ * The body is read only as fast as its file parts are handled: busboy parses what it is given at
+ * once, and a body of thousands of small files would otherwise become thousands of parts held in
+ * memory, each waiting its turn.
  */
 export function readMultipart<T>(
   request: FastifyRequest,
@@ -56,13 +63,47 @@ export function readMultipart<T>(
     let current: Readable | null = null;
     let failed = false;
     let fieldTotal = 0;
+    /** File parts busboy has emitted whose handler has not finished. */
+    let unhandled = 0;
+    let feedMore: (() => void) | null = null;
+    const proceed = (): void => {
+      const next = feedMore;
+      feedMore = null;
+      next?.();
+    };
+    // A part behind the one being handled means that one has all its bytes: nothing more is read
+    // until it is stored. The part being handled alone may still need the next bytes of the body.
+    // Busboy is given the body in slices, so it holds at most the parts one slice can carry.
+    const gate = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        let offset = 0;
+        const feed = (err?: Error | null): void => {
+          if (err) return done(err);
+          if (offset >= chunk.length || failed) return done();
+          if (unhandled > 1) {
+            feedMore = feed;
+            return;
+          }
+          const slice = chunk.subarray(offset, offset + FEED_BYTES);
+          offset += slice.length;
+          parser.write(slice, feed);
+        };
+        feed();
+      },
+      final(done) {
+        parser.end();
+        done();
+      },
+    });
+    gate.on('error', () => undefined);
 
     const fail = (err: unknown): void => {
       if (failed) return;
       failed = true;
       current?.destroy(err instanceof Error ? err : new Error(String(err)));
-      request.raw.unpipe(parser);
+      request.raw.unpipe(gate);
       request.raw.resume();
+      proceed();
       // The file being handled ends first, so the caller's clean-up sees everything it made.
       void chain.catch(() => undefined).then(() => reject(err));
     };
@@ -89,11 +130,17 @@ export function readMultipart<T>(
       // Its consumer sees errors through its own listener; this one keeps an unconsumed part from crashing.
       stream.on('error', () => undefined);
       if (failed) return stream.resume();
+      unhandled++;
       chain = chain.then(async () => {
-        if (failed) return void stream.resume();
-        current = stream;
-        results.push(await onFile(stream, { ...info, field }, fields));
-        current = null;
+        try {
+          if (failed) return void stream.resume();
+          current = stream;
+          results.push(await onFile(stream, { ...info, field }, fields));
+          current = null;
+        } finally {
+          unhandled--;
+          if (unhandled <= 1) proceed();
+        }
       });
       chain.catch(fail);
     });
@@ -102,7 +149,7 @@ export function readMultipart<T>(
     parser.on('close', () => {
       chain.then(() => !failed && resolve({ fields, results }), fail);
     });
-    request.raw.pipe(parser);
+    request.raw.pipe(gate);
   });
 }
 
