@@ -90,7 +90,7 @@ export class SealingStream extends Readable {
           // A full batch goes only once more bytes arrive: only then is it known not to hold the final chunk.
           if (this.filled === batchBytes) await this.flush(false);
           if (this.destroyed) return;
-          this.staging ??= this.spare.pop() ?? Buffer.allocUnsafeSlow(batchBytes);
+          this.staging = this.roomFor(input.length - offset);
           const copied = input.copy(this.staging, this.filled, offset);
           this.filled += copied;
           offset += copied;
@@ -127,6 +127,24 @@ export class SealingStream extends Readable {
       this.job.update(staging, length, isFinal);
     }
     if (!isFinal) await this.until(() => this.hashing < maxHashing && this.readableLength < this.readableHighWaterMark);
+  }
+
+  /**
+   * The staging buffer, grown when full. Until the first batch is sealed it is only as big as the
+   * bytes read so far (doubling as they come), so a small file costs a buffer of its own size
+   * rather than a batch's: a folder of thousands of small files otherwise allocated a whole batch
+   * apiece, and the garbage collector paused the process to give that memory back.
+   */
+  private roomFor(wanted: number): Buffer {
+    const { batchBytes } = this.options;
+    const staging = this.staging;
+    if (staging !== undefined && this.filled < staging.length) return staging;
+    const spare = staging === undefined ? this.spare.pop() : undefined;
+    if (spare !== undefined) return spare;
+    const size = this.nextIndex > 0 ? batchBytes : Math.min(batchBytes, Math.max(this.filled + wanted, 2 * this.filled));
+    const grown = Buffer.allocUnsafeSlow(size);
+    staging?.copy(grown, 0, 0, this.filled);
+    return grown;
   }
 
   private finish(digest: ContentDigest): void {
