@@ -18,6 +18,7 @@ import { registerErrorHandler } from './http/plugins/error-handler.js';
 import { registerSecurityHeaders } from './http/plugins/security-headers.js';
 import { answerUnroutable, registerPublicHeaders } from './http/plugins/public-headers.js';
 import { registerWebApp } from './http/plugins/web-app.js';
+import { registerOpenApi } from './http/plugins/openapi.js';
 import { healthRoutes } from './http/routes/health/health.routes.js';
 import { userRoutes } from './http/routes/users/users.routes.js';
 import { appPasswordRoutes } from './http/routes/users/app-passwords.routes.js';
@@ -331,6 +332,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   };
   app.decorate('background', background);
 
+  // Before any route: it sees each one as it is added.
+  await registerOpenApi(app);
   registerErrorHandler(app);
   registerMetrics(app, metrics, config.metricsToken ?? null);
   registerSecurityHeaders(app, { https: config.http.secureCookies });

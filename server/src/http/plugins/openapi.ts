@@ -1,0 +1,137 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { ErrorCode } from '@nimbus/common';
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import { statusOf } from './error-handler.js';
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** The error codes the route answers with; they become `response` entries, grouped by status. */
+    errors?: readonly ErrorCode[];
+  }
+}
+
+export const OPENAPI_PATH = '/api/openapi.json';
+export const DOCS_PREFIX = '/api/docs';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Answers any route can give without naming them: a failure of the server, and for a state-changing
+ * call the browser-id check and the JSON body parser (malformed or over the 1 MiB limit).
+ */
+function implicitCodes(route: RouteOptions): ErrorCode[] {
+  const methods = ([] as string[]).concat(route.method);
+  const changing = methods.some((method) => !SAFE_METHODS.has(method));
+  if (!changing || route.config?.davRoute) return ['INTERNAL'];
+  return ['MISSING_BROWSER_ID', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'INTERNAL'];
+}
+
+/** The body of an error answer that carries one of these codes. */
+export function errorBody(codes: readonly [ErrorCode, ...ErrorCode[]]) {
+  return z.object({
+    error: z.string().describe('A message for people; clients branch on `code`, never on this text.'),
+    code: z.enum(codes),
+    requestId: z.string(),
+    details: z.unknown().optional(),
+  });
+}
+
+/** The `response` entries for error codes: one per status, listing its codes. */
+export function errorResponses(codes: Iterable<ErrorCode>): Record<number, unknown> {
+  const byStatus = new Map<number, Set<ErrorCode>>();
+  for (const code of codes) {
+    const status = statusOf(code);
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
+  }
+  const responses: Record<number, unknown> = {};
+  for (const [status, set] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const list = [...set].sort() as [ErrorCode, ...ErrorCode[]];
+    responses[status] = {
+      description: `Error: ${list.join(', ')} (see docs/errors.md)`,
+      content: { 'application/json': { schema: errorBody(list) } },
+    };
+  }
+  return responses;
+}
+
+/** Twins of a route (its HEAD, its path with a trailing slash) share its schema object. */
+const expanded = new WeakSet<FastifySchema>();
+
+function expandErrors(route: RouteOptions): void {
+  const schema = route.schema as FastifySchema | undefined;
+  if (!schema || expanded.has(schema)) return;
+  expanded.add(schema);
+  const errors = new Set([...(schema.errors ?? []), ...implicitCodes(route)]);
+  delete schema.errors;
+  const response = { ...(schema.response as Record<string, unknown> | undefined) };
+  for (const [status, entry] of Object.entries(errorResponses(errors))) {
+    if (status in response) throw new Error(`${route.url}: status ${status} is both a success answer and an error code`);
+    response[status] = entry;
+  }
+  schema.response = response;
+}
+
+/**
+ * The API reference, generated from the routes' own zod schemas: the OpenAPI document at
+ * `/api/openapi.json` and a browsable page at `/api/docs`, both public since they describe the API
+ * and hold no data. Register before any route, so every route is seen.
+ *
+ * Route schemas are for the document only: handlers validate with `parseInput` (and its
+ * VALIDATION_FAILED answers), and answers are serialized as plain JSON with every field kept.
+ */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.addHook('onRoute', expandErrors);
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Nimbus API',
+        version,
+        description:
+          'The HTTP API of a Nimbus server. Sign in with `POST /user-service/login`: the answer sets the session cookies ' +
+          'that authenticate later calls. Every state-changing call needs a `uuid` header (any stable browser id). ' +
+          'Error answers carry a stable `code` (see docs/errors.md).',
+      },
+      tags: [
+        { name: 'users', description: 'Accounts, sessions and app passwords' },
+        { name: 'files', description: 'Files in the drive' },
+        { name: 'folders', description: 'Folders in the drive' },
+        { name: 'uploads', description: 'Multipart and resumable (tus) uploads' },
+        { name: 'sharing', description: 'Shared items and share links' },
+        { name: 'public', description: 'What a visitor holding a share link can do' },
+        { name: 'media', description: 'Thumbnails, previews and streams' },
+        { name: 'search', description: 'Search' },
+        { name: 'webdav', description: 'WebDAV (see docs/webdav.md)' },
+        { name: 'health', description: 'Health and monitoring' },
+        { name: 'meta', description: 'This reference' },
+      ],
+    },
+    transform: createJsonSchemaTransform({ skipList: [] }),
+  });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    // The validator badge would load an image from another site.
+    validatorUrl: false,
+    uiConfig: { deepLinking: true },
+  });
+
+  app.get(
+    OPENAPI_PATH,
+    {
+      schema: {
+        summary: 'This API reference as an OpenAPI 3.1 document',
+        tags: ['meta'],
+        response: { 200: z.looseObject({ openapi: z.string() }) },
+      },
+    },
+    async () => app.swagger(),
+  );
+}
