@@ -12,7 +12,7 @@ import {
 } from '@nimbus/common';
 import { describe, expect, it } from 'vitest';
 
-describe('create-account rules in the order of SPEC §5', () => {
+describe('create-account rules in the order the form checks them', () => {
   const ok = { email: 'a@example.com', password: 'secret1', verifyPassword: 'secret1' };
 
   it.each([
@@ -36,7 +36,7 @@ describe('create-account rules in the order of SPEC §5', () => {
     expect(validateCreateAccount({ email: ok.email, password: ok.password })).toBeNull();
   });
 
-  it('has the limits of SPEC §9 at their exact boundaries', () => {
+  it('has the product limits at their exact boundaries', () => {
     expect(LIMITS).toMatchObject({ passwordMin: 6, passwordMax: 256, emailMin: 3, emailMax: 320 });
     expect(validateNewPassword('p'.repeat(6))).toBeNull();
     expect(validateNewPassword('p'.repeat(256))).toBeNull();
@@ -47,7 +47,7 @@ describe('create-account rules in the order of SPEC §5', () => {
     expect(validateEmail('a@b')).toBe(M.emailInvalid);
   });
 
-  it('uses the exact messages of SPEC §5', () => {
+  it('uses the exact messages the sign-up form shows', () => {
     expect(M).toEqual({
       passwordTooShort: 'Password must be at least 6 characters',
       passwordTooLong: 'Password must be less than 256 characters',

@@ -16,7 +16,7 @@ export const semanticSearchBody = z.object({
 });
 export type SemanticSearchBody = z.input<typeof semanticSearchBody>;
 
-/** At most 5 of each (SPEC §2), best first. */
+/** At most 5 files and 5 folders, best first. */
 export interface SemanticSearchResponse {
   files: FileDto[];
   folders: FolderDto[];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { id } from './files.js';
 
 /**
- * Links to a file or a folder beside SPEC's single public/one-time link of a file: several per
+ * Links to a file or a folder beside a file's single public or one-time link (the share popup's): several per
  * item, each with its own options. `view` shows the item (and downloads it, unless turned off);
  * `drop` lets visitors upload into a folder and shows them nothing of it.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { VALIDATION_MESSAGES, isEmailFormatValid } from '../validation.js';
 
-/** The user as the API shows it (SPEC §3). */
+/** The user as the API shows it: `_id`, `email`, `emailVerified`. */
 export interface UserDto {
   _id: string;
   email: string;
@@ -39,7 +39,7 @@ const anyPassword = z.string().min(1).max(LIMITS.passwordMax);
 const anyEmail = z.string().trim().min(1).max(LIMITS.emailMax);
 const token = z.string().min(1).max(512);
 
-// Key order is the order of SPEC §5 (password rules first): zod reports issues in it.
+// Key order is the order the create-account form checks (password rules first, then e-mail): zod reports issues in it.
 export const createAccountBody = z.object({ password, email });
 export const loginBody = z.object({ email: anyEmail, password: anyPassword });
 export const changePasswordBody = z.object({ oldPassword: anyPassword, newPassword: password });

@@ -18,7 +18,7 @@ export interface OwnedLink {
   itemTrashed: boolean;
 }
 
-/** The Shared page lists at most this many of SPEC's file links. */
+/** The Shared page lists at most this many of the share popup's public and one-time file links. */
 const MAX_FILE_LINKS_LISTED = 1_000;
 
 function linkNotFound(): NotFoundError {
@@ -123,7 +123,7 @@ export class ShareLinkService {
     });
   }
 
-  /** Files shared the SPEC way (public or one-time), for the list of everything shared. */
+  /** Files with a public or one-time link made in the share popup, for the list of everything shared. */
   fileLinks(ownerId: string): Promise<FileRow[]> {
     return this.uow.repos.files.linked(ownerId, MAX_FILE_LINKS_LISTED);
   }

@@ -19,7 +19,7 @@ function row(ownerId: string, i: number, mediaKind: MediaKind | null): FileRow {
   return fileRow(ownerId, filename, { contentType: mediaKind ? 'image/jpeg' : 'text/plain', mediaKind, uploadedAt });
 }
 
-/** Pages the way a SPEC §3 client does: the cursor is the last file's date and name, never its id. */
+/** Pages the way the myDrive client does: the cursor is the last file's date and name, never its id. */
 async function pageLikeSpecClient(browser: TestBrowser, query: Record<string, string>, limit: number): Promise<string[]> {
   const ids: string[] = [];
   let last: FileDto | undefined;
@@ -36,7 +36,7 @@ async function pageLikeSpecClient(browser: TestBrowser, query: Record<string, st
 describe.each<{ mode: string; mediaKind: MediaKind | null; extra: Record<string, string> }>([
   { mode: 'folder list', mediaKind: null, extra: {} },
   { mode: 'media mode', mediaKind: 'photo', extra: { mediaMode: 'true' } },
-])('paging with the SPEC cursor alone ($mode)', ({ mediaKind, extra }) => {
+])('paging with the date-and-name cursor alone ($mode)', ({ mediaKind, extra }) => {
   let t: TestApp;
   let alice: TestBrowser;
   let all: Set<string>;

@@ -362,7 +362,7 @@ describe('share links with options: folders, passwords, expiry, limits, drops', 
     );
   });
 
-  it('lists the files shared the SPEC way (public or temporary) beside the links, never the trash or another account’s', async () => {
+  it('lists the files shared by the share popup (public or temporary) beside the links, never the trash or another account’s', async () => {
     const pub = await upload(alice, 'spec-public.txt', 'x');
     const temp = await upload(alice, 'spec-temp.txt', 'x');
     const trashed = await upload(alice, 'spec-trashed.txt', 'x');

@@ -54,7 +54,7 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${randomUUID()}@example.com`;
 }
 
-/** Asserts the common error body of ARCHITECTURE §3. */
+/** Asserts the common error body: `{ code, message }` with the status the code maps to (docs/errors.md). */
 export function expectError(response: LightMyRequestResponse, status: number, code?: ErrorCode): ApiErrorBody {
   expect(response.statusCode, response.body).toBe(status);
   const body = response.json<ApiErrorBody>();

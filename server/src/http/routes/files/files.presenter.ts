@@ -1,7 +1,7 @@
 import type { FileDto } from '@nimbus/common';
 import type { ShownFile } from '../../../db/repositories/file.repository.js';
 
-/** A file as the owner sees it (ARCHITECTURE §3). */
+/** A file as the owner sees it, with the field names of the myDrive API (docs/architecture.md). */
 export function presentFile(row: ShownFile): FileDto {
   return {
     _id: row.id,
