@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 import type { Metrics, TransferMeter } from '../../observability/metrics.js';
 import { sendError } from './error-handler.js';
 
@@ -35,7 +36,15 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics, token: s
     });
   }
 
-  app.get('/metrics', async (request, reply) => {
+  const schema = {
+    summary: 'Prometheus metrics',
+    description: 'Needs `Authorization: Bearer <METRICS_TOKEN>`; answers 404 while no token is configured.',
+    tags: ['health'],
+    security: [{ bearer: [] }],
+    response: { 200: { description: 'The Prometheus text exposition', content: { 'text/plain': { schema: z.string() } } } },
+    errors: ['ROUTE_NOT_FOUND', 'UNAUTHENTICATED'],
+  } as const;
+  app.get('/metrics', { schema }, async (request, reply) => {
     if (!token) return sendError(request, reply, 'ROUTE_NOT_FOUND', `Route ${request.method} /metrics not found`);
     const presented = bearerOf(request);
     if (presented === null || !sameSecret(presented, token)) {

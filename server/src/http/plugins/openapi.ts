@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
 import { createRequire } from 'node:module';
 import { z } from 'zod';
+import { ACCESS_COOKIE } from '../cookies.js';
 import { statusOf } from './error-handler.js';
 
 declare module 'fastify' {
@@ -12,6 +13,16 @@ declare module 'fastify' {
     /** The error codes the route answers with; they become `response` entries, grouped by status. */
     errors?: readonly ErrorCode[];
   }
+  interface FastifyInstance {
+    /** Every route as it was added, with its schema: what the reference can describe. */
+    apiRoutes: readonly ApiRoute[];
+  }
+}
+
+export interface ApiRoute {
+  method: string;
+  url: string;
+  schema: FastifySchema | undefined;
 }
 
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -20,14 +31,16 @@ export const DOCS_PREFIX = '/api/docs';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Answers any route can give without naming them: a failure of the server, and for a state-changing
- * call the browser-id check and the JSON body parser (malformed or over the 1 MiB limit).
+ * Answers any route can give without naming them: a failure of the server or an outage of its
+ * database or storage, and for a state-changing call the browser-id check and the JSON body parser
+ * (malformed, or over the 1 MiB limit).
  */
 function implicitCodes(route: RouteOptions): ErrorCode[] {
   const methods = ([] as string[]).concat(route.method);
   const changing = methods.some((method) => !SAFE_METHODS.has(method));
-  if (!changing || route.config?.davRoute) return ['INTERNAL'];
-  return ['MISSING_BROWSER_ID', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'INTERNAL'];
+  const always: ErrorCode[] = ['INTERNAL', 'UNAVAILABLE'];
+  if (!changing || route.config?.davRoute) return always;
+  return ['MISSING_BROWSER_ID', 'VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', ...always];
 }
 
 /** The body of an error answer that carries one of these codes. */
@@ -65,13 +78,16 @@ function expandErrors(route: RouteOptions): void {
   const schema = route.schema as FastifySchema | undefined;
   if (!schema || expanded.has(schema)) return;
   expanded.add(schema);
-  const errors = new Set([...(schema.errors ?? []), ...implicitCodes(route)]);
+  const named = schema.errors ?? [];
   delete schema.errors;
   const response = { ...(schema.response as Record<string, unknown> | undefined) };
-  for (const [status, entry] of Object.entries(errorResponses(errors))) {
-    if (status in response) throw new Error(`${route.url}: status ${status} is both a success answer and an error code`);
-    response[status] = entry;
+  const own = new Set(Object.keys(response));
+  for (const code of named) {
+    if (own.has(String(statusOf(code)))) throw new Error(`${route.url}: ${code} shares its status with an answer of the route`);
   }
+  // An answer the route describes itself (health details' 503) stands for the implicit codes of its status.
+  const implicit = implicitCodes(route).filter((code) => !own.has(String(statusOf(code))));
+  for (const [status, entry] of Object.entries(errorResponses(new Set([...named, ...implicit])))) response[status] = entry;
   schema.response = response;
 }
 
@@ -87,7 +103,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  app.addHook('onRoute', expandErrors);
+  const routes: ApiRoute[] = [];
+  app.decorate('apiRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    expandErrors(route);
+    for (const method of ([] as string[]).concat(route.method))
+      routes.push({ method, url: route.url, schema: route.schema as FastifySchema | undefined });
+  });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -99,6 +121,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           'The HTTP API of a Nimbus server. Sign in with `POST /user-service/login`: the answer sets the session cookies ' +
           'that authenticate later calls. Every state-changing call needs a `uuid` header (any stable browser id). ' +
           'Error answers carry a stable `code` (see docs/errors.md).',
+      },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: ACCESS_COOKIE, description: 'Set by login; refreshed with get-token' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN or HEALTH_TOKEN of the server' },
+          appPassword: { type: 'http', scheme: 'basic', description: 'The account e-mail and an app password' },
+        },
       },
       tags: [
         { name: 'users', description: 'Accounts, sessions and app passwords' },
