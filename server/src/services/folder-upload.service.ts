@@ -1,14 +1,19 @@
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FileRow } from '../db/repositories/file.repository.js';
 import type { FolderRow } from '../db/repositories/folder.repository.js';
 import type { FolderService } from './folder.service.js';
 import type { TrashService } from './trash.service.js';
 import type { UploadService } from './upload.service.js';
 
+/** Files undone per transaction when a folder upload fails, and the pause between two batches. */
+const DISCARD_BATCH = 500;
+const DISCARD_GAP_MS = 2;
+
 /** One folder upload: files land in folders made along their relative paths, once per path. */
 export class FolderUpload {
   readonly folders: FolderRow[] = [];
-  readonly files: FileRow[] = [];
+  private readonly fileIds: string[] = [];
   private readonly folderByPath = new Map<string, string>();
   private root: Promise<string | null> | null = null;
 
@@ -25,15 +30,23 @@ export class FolderUpload {
     const name = segments.pop() ?? 'Untitled';
     const folderId = await this.folderFor(root, segments);
     const file = await this.deps.uploads.storeFile({ ownerId: this.ownerId, filename: name, folderId, body });
-    this.files.push(file);
+    this.fileIds.push(file.id);
     return file;
   }
 
-  /** Undoes a failed upload, so a retry makes no duplicates: what it created goes, with its bytes. */
+  /**
+   * Undoes a failed upload, so a retry makes no duplicates: what it created goes, with its bytes.
+   * The files go a batch per transaction, with a pause between batches: on SQLite, whose statements
+   * run on the event loop, thousands at once held every other request for most of a second.
+   */
   async discard(): Promise<void> {
+    for (let i = 0; i < this.fileIds.length; i += DISCARD_BATCH) {
+      if (i > 0) await sleep(DISCARD_GAP_MS);
+      await this.deps.trash.discard(this.ownerId, this.fileIds.slice(i, i + DISCARD_BATCH), []);
+    }
     await this.deps.trash.discard(
       this.ownerId,
-      this.files.map((f) => f.id),
+      [],
       this.folders.map((f) => f.id),
     );
   }

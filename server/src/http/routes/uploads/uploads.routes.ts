@@ -95,8 +95,9 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
         parts++;
       };
       let position = 0;
+      let files: FileDto[];
       try {
-        await readMultipart(
+        ({ results: files } = await readMultipart(
           request,
           {
             files: MAX_FOLDER_FILES,
@@ -106,16 +107,18 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
           },
           async (stream, info, fields) => {
             const meta = metaByIndex.get(position++);
-            return upload.store(parentOf(fields), meta?.path || meta?.name || info.filename || 'Untitled', stream);
+            const file = await upload.store(parentOf(fields), meta?.path || meta?.name || info.filename || 'Untitled', stream);
+            // Presented as it is stored, so a large upload's answer costs no long loop at its end.
+            return presentFile(file);
           },
           onField,
-        );
+        ));
       } catch (err) {
         await upload.discard().catch((cleanup: unknown) => request.log.error({ err: cleanup }, 'could not undo a failed folder upload'));
         throw err;
       }
       void reply.status(201);
-      return { files: upload.files.map(presentFile), folders: upload.folders.map(presentFolder) };
+      return { files, folders: upload.folders.map(presentFolder) };
     },
   );
 }
