@@ -247,7 +247,13 @@ export class TusUploadService {
    * expired upload, another offset, an upload already done, one whose file is still to be made
    * (settled here), or another request holding it.
    */
-  private async appendUnclaimed(ownerId: string, id: string, offset: number, body: Readable, dropLinkId: string | null): Promise<AppendResult> {
+  private async appendUnclaimed(
+    ownerId: string,
+    id: string,
+    offset: number,
+    body: Readable,
+    dropLinkId: string | null,
+  ): Promise<AppendResult> {
     const row = await this.get(ownerId, id, dropLinkId);
     if (offset !== row.offset)
       throw new DomainError('UPLOAD_OFFSET_MISMATCH', `The upload is at offset ${row.offset}`, { offset: row.offset });
