@@ -4,7 +4,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { Db } from '../db/database.js';
 import { DavRepository, type DavLockRow, type DavPropertyRow, type DavPropertySize } from '../db/repositories/dav.repository.js';
 import type { UnitOfWork } from '../db/unit-of-work.js';
-import { fileAsset, type StoredAsset } from '../services/stored-asset.js';
+import { fileAsset, type StoredAsset } from '../services/downloads/stored-asset.js';
 import type { EncryptedStore } from '../storage/blob-store.js';
 import { etagOf, fileEtag, type DavDrive, type DavItem } from './dav-drive.js';
 import { DavError } from './dav-error.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { IssuedTokens } from '../services/session.service.js';
+import type { IssuedTokens } from '../services/accounts/session.service.js';
 
 export const ACCESS_COOKIE = 'access-token';
 export const REFRESH_COOKIE = 'refresh-token';

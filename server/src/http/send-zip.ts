@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { meteredDownload } from '../observability/metered-stream.js';
-import type { ZipDownload } from '../services/zip.service.js';
+import type { ZipDownload } from '../services/downloads/zip.service.js';
 import { attachmentHeader } from './content-disposition.js';
 
 /** A zip built as it streams, as an attachment nothing may cache or run; with its length when known. */

@@ -2,7 +2,7 @@ import type { FileDto, FolderDto } from '@nimbus/common';
 import type { AddressInfo } from 'node:net';
 import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { TrashService } from '../../src/services/trash.service.js';
+import { TrashService } from '../../src/services/drive/trash.service.js';
 import { listFiles, listFolders } from '../helpers/drive.js';
 import { multipartBody, type Part } from '../helpers/multipart.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';

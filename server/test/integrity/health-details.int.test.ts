@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HealthDetails } from '../../src/services/health-details.service.js';
+import type { HealthDetails } from '../../src/services/health/health-details.service.js';
 import { upload } from '../helpers/drive.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { TestBrowser } from '../helpers/test-browser.js';

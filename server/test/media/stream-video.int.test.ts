@@ -1,7 +1,7 @@
 import { LIMITS } from '@nimbus/common';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STREAM_TOKEN_MS } from '../../src/services/stream-token.service.js';
+import { STREAM_TOKEN_MS } from '../../src/services/downloads/stream-token.service.js';
 import { upload } from '../helpers/drive.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,7 +1,7 @@
 import { ACTIVITY_LIMITS, LIMITS, type ActivityEventDto, type ActivityPageDto, type FileDto, type ShareLinkDto } from '@nimbus/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecurityEventRepository } from '../../src/db/repositories/security-event.repository.js';
-import { SecurityLogService } from '../../src/services/security-log.service.js';
+import { SecurityLogService } from '../../src/services/accounts/security-log.service.js';
 import { upload } from '../helpers/drive.js';
 import { SmtpReceiver } from '../helpers/smtp-receiver.js';
 import type { TestBrowser } from '../helpers/test-browser.js';

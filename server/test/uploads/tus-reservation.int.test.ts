@@ -1,7 +1,7 @@
 import type { ShareLinkDto } from '@nimbus/common';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_OPEN_DROP_UPLOADS, MAX_OPEN_UPLOADS } from '../../src/services/tus-upload.service.js';
+import { MAX_OPEN_DROP_UPLOADS, MAX_OPEN_UPLOADS } from '../../src/services/uploads/tus-upload.service.js';
 import { createFolder, listFiles } from '../helpers/drive.js';
 import { multipartBody } from '../helpers/multipart.js';
 import { startDavApp, type DavAccount, type DavHarness } from '../dav/dav-support.js';

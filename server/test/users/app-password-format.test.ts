@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newAppPassword } from '../../src/services/app-password.service.js';
+import { newAppPassword } from '../../src/services/accounts/app-password.service.js';
 
 describe('newAppPassword', () => {
   it('gives 24 URL-safe characters that never start with "-", which a command line would take for an option', () => {

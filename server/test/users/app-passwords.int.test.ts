@@ -1,7 +1,7 @@
 import type { AppPasswordDto, CreatedAppPasswordDto } from '@nimbus/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppPasswordRepository } from '../../src/db/repositories/app-password.repository.js';
-import { AppPasswordService, MAX_APP_PASSWORDS } from '../../src/services/app-password.service.js';
+import { AppPasswordService, MAX_APP_PASSWORDS } from '../../src/services/accounts/app-password.service.js';
 import { expectError, startUsersApp, uniqueEmail, type UsersHarness } from './support.js';
 
 const URL = '/user-service/app-passwords';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestBrowser } from '../helpers/test-browser.js';
-import { REFRESH_GRACE_MS } from '../../src/services/session.service.js';
+import { REFRESH_GRACE_MS } from '../../src/services/accounts/session.service.js';
 import { SECOND, expectError, startUsersApp, uniqueEmail, type UsersHarness } from './support.js';
 
 describe('POST /user-service/get-token', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FolderRepository } from '../../src/db/repositories/folder.repository.js';
 import { newId } from '../../src/security/ids.js';
-import { ZIP_PATH_MAX_BYTES } from '../../src/services/zip.service.js';
+import { ZIP_PATH_MAX_BYTES } from '../../src/services/downloads/zip.service.js';
 import { createFolder, upload } from '../helpers/drive.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UniqueNames, safeSegment } from '../../src/services/zip-names.js';
+import { UniqueNames, safeSegment } from '../../src/services/downloads/zip-names.js';
 
 describe('zip entry names', () => {
   it('never lets a name act as a separator, a parent, the current folder or a control sequence', () => {

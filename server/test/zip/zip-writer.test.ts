@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
-import { zipLength, zipStream, type ZipEntry } from '../../src/services/zip-writer.js';
+import { zipLength, zipStream, type ZipEntry } from '../../src/services/downloads/zip-writer.js';
 
 const MiB = 1024 * 1024;
 const ZEROS = Buffer.alloc(MiB);

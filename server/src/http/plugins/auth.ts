@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { InvalidError, UnauthorizedError } from '../../domain/errors.js';
 import type { AccessClaims } from '../../security/access-token.js';
-import type { SessionService } from '../../services/session.service.js';
+import type { SessionService } from '../../services/accounts/session.service.js';
 import { ACCESS_COOKIE } from '../cookies.js';
 
 /**

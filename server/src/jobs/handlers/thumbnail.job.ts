@@ -1,4 +1,4 @@
-import type { ThumbnailService } from '../../services/thumbnail.service.js';
+import type { ThumbnailService } from '../../services/media/thumbnail.service.js';
 import type { JobHandler } from '../worker.js';
 
 /** `file.thumbnail`: safe to run twice; a file processed before, or deleted since, is a no-op. */

@@ -13,10 +13,10 @@ import {
 } from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import type { FileService } from '../../../services/file.service.js';
-import type { MoveService } from '../../../services/move.service.js';
-import type { TrashService } from '../../../services/trash.service.js';
-import type { DownloadService } from '../../../services/download.service.js';
+import type { FileService } from '../../../services/drive/file.service.js';
+import type { MoveService } from '../../../services/drive/move.service.js';
+import type { TrashService } from '../../../services/drive/trash.service.js';
+import type { DownloadService } from '../../../services/downloads/download.service.js';
 import { sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';

@@ -1,8 +1,8 @@
 import { createFolderBody, idBody, listFoldersQuery, moveBody, moveFolderListQuery, renameBody, type FolderDto } from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import type { FolderService } from '../../../services/folder.service.js';
-import type { TrashService } from '../../../services/trash.service.js';
+import type { FolderService } from '../../../services/drive/folder.service.js';
+import type { TrashService } from '../../../services/drive/trash.service.js';
 import { sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { HealthDetailsService } from '../../../services/health-details.service.js';
+import type { HealthDetailsService } from '../../../services/health/health-details.service.js';
 import { sendError } from '../../plugins/error-handler.js';
 
 /** Digests first, so the comparison takes the same time whatever the lengths. */

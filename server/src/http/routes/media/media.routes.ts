@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import type { MediaService, StoredAsset } from '../../../services/media.service.js';
-import type { StreamTokenService } from '../../../services/stream-token.service.js';
+import type { MediaService, StoredAsset } from '../../../services/media/media.service.js';
+import type { StreamTokenService } from '../../../services/downloads/stream-token.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';

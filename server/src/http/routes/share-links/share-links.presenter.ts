@@ -3,7 +3,7 @@ import type { DropOriginRow } from '../../../db/repositories/share-link.reposito
 import type { FileRow } from '../../../db/repositories/file.repository.js';
 import type { FolderRow } from '../../../db/repositories/folder.repository.js';
 import { isBrowserImage } from '../../../media/formats.js';
-import { isLive, type OwnedLink } from '../../../services/share-link.service.js';
+import { isLive, type OwnedLink } from '../../../services/sharing/share-link.service.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

@@ -9,7 +9,7 @@ import {
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '../../../services/clock.js';
-import type { ShareLinkService } from '../../../services/share-link.service.js';
+import type { ShareLinkService } from '../../../services/sharing/share-link.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 import { presentFile } from '../files/files.presenter.js';

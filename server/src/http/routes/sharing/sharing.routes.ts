@@ -1,8 +1,8 @@
 import { shareLinkParams, type FileDto, type LinkedFileDto, type PublicFileDto } from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import type { ShareService } from '../../../services/share.service.js';
-import type { DownloadService } from '../../../services/download.service.js';
+import type { ShareService } from '../../../services/sharing/share.service.js';
+import type { DownloadService } from '../../../services/downloads/download.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { PUBLIC_HEADERS } from '../../plugins/public-headers.js';

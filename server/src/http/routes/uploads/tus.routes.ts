@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import { z } from 'zod';
 import type { TusUploadRow } from '../../../db/repositories/tus-upload.repository.js';
 import { DomainError, InvalidError } from '../../../domain/errors.js';
-import type { TusUploadService } from '../../../services/tus-upload.service.js';
+import type { TusUploadService } from '../../../services/uploads/tus-upload.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import { z } from 'zod';
 import type { FileRow } from '../../../db/repositories/file.repository.js';
 import { DomainError, InvalidError } from '../../../domain/errors.js';
-import type { FolderUploadService } from '../../../services/folder-upload.service.js';
-import type { UploadService } from '../../../services/upload.service.js';
+import type { FolderUploadService } from '../../../services/uploads/folder-upload.service.js';
+import type { UploadService } from '../../../services/uploads/upload.service.js';
 import { field, readMultipart, type Fields } from '../../multipart.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import type { ZipService } from '../../../services/zip.service.js';
+import type { ZipService } from '../../../services/downloads/zip.service.js';
 import { sendZip } from '../../send-zip.js';
 import { authOf } from '../../plugins/auth.js';
 

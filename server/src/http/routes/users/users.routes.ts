@@ -13,8 +13,8 @@ import {
 } from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { InvalidError } from '../../../domain/errors.js';
-import { toUserDto, type AccountService } from '../../../services/account.service.js';
-import type { SessionService } from '../../../services/session.service.js';
+import { toUserDto, type AccountService } from '../../../services/accounts/account.service.js';
+import type { SessionService } from '../../../services/accounts/session.service.js';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies } from '../../cookies.js';
 import { sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf, browserIdOf } from '../../plugins/auth.js';

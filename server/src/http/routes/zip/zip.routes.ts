@@ -1,6 +1,6 @@
 import { downloadZipQuery } from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import type { ZipService } from '../../../services/zip.service.js';
+import type { ZipService } from '../../../services/downloads/zip.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 import { sendZip } from '../../send-zip.js';

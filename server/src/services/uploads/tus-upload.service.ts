@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { FileRow } from '../db/repositories/file.repository.js';
-import { TusUploadRepository, type TusUploadRow } from '../db/repositories/tus-upload.repository.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { ConflictError, DomainError, InvalidError, NotFoundError } from '../domain/errors.js';
-import { sanitizeName } from '../domain/names.js';
-import { JOB } from '../jobs/job-names.js';
-import type { JobQueue } from '../jobs/queue.js';
-import { SNIFF_BYTES, detectContentType } from '../media/mime.js';
-import { newId, newSecret } from '../security/ids.js';
-import { BodyTooLongError, type ResumableStore, type ResumableTarget } from '../storage/resumable-store.js';
-import type { RunningHash } from '../storage/running-hash.js';
-import type { Clock } from './clock.js';
-import type { FolderService } from './folder.service.js';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import { TusUploadRepository, type TusUploadRow } from '../../db/repositories/tus-upload.repository.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { ConflictError, DomainError, InvalidError, NotFoundError } from '../../domain/errors.js';
+import { sanitizeName } from '../../domain/names.js';
+import { JOB } from '../../jobs/job-names.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { SNIFF_BYTES, detectContentType } from '../../media/mime.js';
+import { newId, newSecret } from '../../security/ids.js';
+import { BodyTooLongError, type ResumableStore, type ResumableTarget } from '../../storage/resumable-store.js';
+import type { RunningHash } from '../../storage/running-hash.js';
+import type { Clock } from '../clock.js';
+import type { FolderService } from '../drive/folder.service.js';
 import type { UploadService } from './upload.service.js';
-import type { TransferMeter } from '../observability/metrics.js';
+import type { TransferMeter } from '../../observability/metrics.js';
 
 export interface TusLimits {
   maxUploadBytes: number | null;

@@ -1,9 +1,9 @@
 import { ACTIVITY_LIMITS, type ActivityEventDto, type SecurityEventType } from '@nimbus/common';
-import type { EventPosition, SecurityEventRepository, SecurityEventRow } from '../db/repositories/security-event.repository.js';
-import { InvalidError } from '../domain/errors.js';
-import { newId } from '../security/ids.js';
-import type { Caller } from './caller.js';
-import type { Clock } from './clock.js';
+import type { EventPosition, SecurityEventRepository, SecurityEventRow } from '../../db/repositories/security-event.repository.js';
+import { InvalidError } from '../../domain/errors.js';
+import { newId } from '../../security/ids.js';
+import type { Caller } from '../caller.js';
+import type { Clock } from '../clock.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 const MAX_NAME = 255;

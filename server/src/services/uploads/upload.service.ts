@@ -1,17 +1,17 @@
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import type { FileRow } from '../db/repositories/file.repository.js';
-import { TusUploadRepository } from '../db/repositories/tus-upload.repository.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { nameKeyOf, sanitizeName } from '../domain/names.js';
-import { DomainError, NotFoundError } from '../domain/errors.js';
-import { SNIFF_BYTES, detectContentType, mediaKindOf } from '../media/mime.js';
-import { newId } from '../security/ids.js';
-import { BlobTooLargeError, type EncryptedStore } from '../storage/blob-store.js';
-import type { DriveRepositories } from '../db/unit-of-work.js';
-import type { Clock } from './clock.js';
-import type { DriveEvents } from './drive-events.js';
-import type { FolderService } from './folder.service.js';
-import type { TransferMeter } from '../observability/metrics.js';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import { TusUploadRepository } from '../../db/repositories/tus-upload.repository.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { nameKeyOf, sanitizeName } from '../../domain/names.js';
+import { DomainError, NotFoundError } from '../../domain/errors.js';
+import { SNIFF_BYTES, detectContentType, mediaKindOf } from '../../media/mime.js';
+import { newId } from '../../security/ids.js';
+import { BlobTooLargeError, type EncryptedStore } from '../../storage/blob-store.js';
+import type { DriveRepositories } from '../../db/unit-of-work.js';
+import type { Clock } from '../clock.js';
+import type { DriveEvents } from '../drive/drive-events.js';
+import type { FolderService } from '../drive/folder.service.js';
+import type { TransferMeter } from '../../observability/metrics.js';
 
 /**
  * Keeps the first bytes of a stream for content sniffing while passing everything through; it

@@ -1,13 +1,13 @@
 import type { ItemRef } from '@nimbus/common';
-import type { FileRow } from '../db/repositories/file.repository.js';
-import type { FolderRow } from '../db/repositories/folder.repository.js';
-import type { Cascade, CascadeBudget } from '../db/repositories/trash.repository.js';
-import type { DriveRepositories, UnitOfWork } from '../db/unit-of-work.js';
-import { NotFoundError } from '../domain/errors.js';
-import { JOB } from '../jobs/job-names.js';
-import type { JobQueue } from '../jobs/queue.js';
-import { newId } from '../security/ids.js';
-import type { Clock } from './clock.js';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { FolderRow } from '../../db/repositories/folder.repository.js';
+import type { Cascade, CascadeBudget } from '../../db/repositories/trash.repository.js';
+import type { DriveRepositories, UnitOfWork } from '../../db/unit-of-work.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { JOB } from '../../jobs/job-names.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { newId } from '../../security/ids.js';
+import type { Clock } from '../clock.js';
 import type { DriveEvents } from './drive-events.js';
 
 const DAY_MS = 86_400_000;

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type { FileRow } from '../db/repositories/file.repository.js';
-import type { FolderRow } from '../db/repositories/folder.repository.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { InvalidError, NotFoundError } from '../domain/errors.js';
-import type { EncryptedStore } from '../storage/blob-store.js';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { FolderRow } from '../../db/repositories/folder.repository.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { InvalidError, NotFoundError } from '../../domain/errors.js';
+import type { EncryptedStore } from '../../storage/blob-store.js';
 import { UniqueNames } from './zip-names.js';
 import { zipLength, zipStream, type ZipEntry } from './zip-writer.js';
 

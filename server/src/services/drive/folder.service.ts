@@ -1,10 +1,10 @@
 import { LIMITS } from '@nimbus/common';
-import type { FolderRow, FolderSort } from '../db/repositories/folder.repository.js';
-import type { DriveRepositories, UnitOfWork } from '../db/unit-of-work.js';
-import { InvalidError, NotFoundError } from '../domain/errors.js';
-import { nameKeyOf, sanitizeName } from '../domain/names.js';
-import { newId } from '../security/ids.js';
-import type { Clock } from './clock.js';
+import type { FolderRow, FolderSort } from '../../db/repositories/folder.repository.js';
+import type { DriveRepositories, UnitOfWork } from '../../db/unit-of-work.js';
+import { InvalidError, NotFoundError } from '../../domain/errors.js';
+import { nameKeyOf, sanitizeName } from '../../domain/names.js';
+import { newId } from '../../security/ids.js';
+import type { Clock } from '../clock.js';
 import type { DriveEvents } from './drive-events.js';
 
 export const ROOT = '/';

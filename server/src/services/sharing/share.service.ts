@@ -1,12 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FileRow } from '../db/repositories/file.repository.js';
-import type { LinkType } from '../db/schema.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { NotFoundError } from '../domain/errors.js';
-import { newSecret } from '../security/ids.js';
-import type { Clock } from './clock.js';
-import type { FileService } from './file.service.js';
-import type { SecurityRecorder } from './security-log.service.js';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { LinkType } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { newSecret } from '../../security/ids.js';
+import type { Clock } from '../clock.js';
+import type { FileService } from '../drive/file.service.js';
+import type { SecurityRecorder } from '../accounts/security-log.service.js';
 
 export interface PublicDownload {
   file: FileRow;

@@ -1,12 +1,12 @@
-import type { FileRow } from '../db/repositories/file.repository.js';
-import type { FileMediaRepository } from '../db/repositories/file-media.repository.js';
-import { NotFoundError } from '../domain/errors.js';
-import { isBrowserImage } from '../media/formats.js';
-import type { EncryptedStore } from '../storage/blob-store.js';
-import type { FileService } from './file.service.js';
-import { fileAsset, type StoredAsset } from './stored-asset.js';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { FileMediaRepository } from '../../db/repositories/file-media.repository.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { isBrowserImage } from '../../media/formats.js';
+import type { EncryptedStore } from '../../storage/blob-store.js';
+import type { FileService } from '../drive/file.service.js';
+import { fileAsset, type StoredAsset } from '../downloads/stored-asset.js';
 
-export type { StoredAsset } from './stored-asset.js';
+export type { StoredAsset } from '../downloads/stored-asset.js';
 
 function notFound(): NotFoundError {
   return new NotFoundError('FILE_NOT_FOUND', 'File not found');

@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FileRow } from '../db/repositories/file.repository.js';
-import type { FolderRow } from '../db/repositories/folder.repository.js';
-import type { FolderService } from './folder.service.js';
-import type { TrashService } from './trash.service.js';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { FolderRow } from '../../db/repositories/folder.repository.js';
+import type { FolderService } from '../drive/folder.service.js';
+import type { TrashService } from '../drive/trash.service.js';
 import type { UploadService } from './upload.service.js';
 
 /** Files undone per transaction when a folder upload fails, and the pause between two batches. */

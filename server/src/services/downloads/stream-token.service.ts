@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import type { SessionRepository } from '../db/repositories/session.repository.js';
-import { SessionTokenSigner, type AccessClaims } from '../security/access-token.js';
-import type { Clock } from './clock.js';
+import type { SessionRepository } from '../../db/repositories/session.repository.js';
+import { SessionTokenSigner, type AccessClaims } from '../../security/access-token.js';
+import type { Clock } from '../clock.js';
 
 /** Long enough to watch a film and seek in it; the session it is bound to can end it sooner. */
 export const STREAM_TOKEN_MS = 4 * 60 * 60_000;

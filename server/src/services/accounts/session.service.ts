@@ -1,10 +1,10 @@
 import { LIMITS } from '@nimbus/common';
 import { createHmac } from 'node:crypto';
-import type { SessionRepository } from '../db/repositories/session.repository.js';
-import { UnauthorizedError } from '../domain/errors.js';
-import type { AccessClaims, SessionTokenSigner } from '../security/access-token.js';
-import { hashToken, newId, newSecret } from '../security/ids.js';
-import type { Clock } from './clock.js';
+import type { SessionRepository } from '../../db/repositories/session.repository.js';
+import { UnauthorizedError } from '../../domain/errors.js';
+import type { AccessClaims, SessionTokenSigner } from '../../security/access-token.js';
+import { hashToken, newId, newSecret } from '../../security/ids.js';
+import type { Clock } from '../clock.js';
 
 // Cookie values arrive URL-decoded, so anything (a NUL byte included) may reach a query unless checked.
 const REFRESH_TOKEN = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{1,128})$/;

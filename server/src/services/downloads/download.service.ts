@@ -1,6 +1,6 @@
-import type { EncryptedStore } from '../storage/blob-store.js';
-import type { FileService } from './file.service.js';
-import type { ShareService } from './share.service.js';
+import type { EncryptedStore } from '../../storage/blob-store.js';
+import type { FileService } from '../drive/file.service.js';
+import type { ShareService } from '../sharing/share.service.js';
 import { fileAsset, type StoredAsset } from './stored-asset.js';
 
 /** The bytes of files, for their owner or for whoever holds a link. */

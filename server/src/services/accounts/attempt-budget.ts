@@ -1,5 +1,5 @@
-import type { LoginThrottleRepository, ThrottlePolicy } from '../db/repositories/login-throttle.repository.js';
-import { TooManyError } from '../domain/errors.js';
+import type { LoginThrottleRepository, ThrottlePolicy } from '../../db/repositories/login-throttle.repository.js';
+import { TooManyError } from '../../domain/errors.js';
 
 /** A throttle key and the policy it is counted under. */
 export type Limited = readonly [key: string, policy: ThrottlePolicy];

@@ -1,8 +1,8 @@
-import type { Db } from '../db/database.js';
-import type { MediaKind } from '../db/schema.js';
-import { JOB } from '../jobs/job-names.js';
-import type { JobQueue } from '../jobs/queue.js';
-import type { IndexRequests } from '../search/index-requests.js';
+import type { Db } from '../../db/database.js';
+import type { MediaKind } from '../../db/schema.js';
+import { JOB } from '../../jobs/job-names.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { IndexRequests } from '../../search/index-requests.js';
 
 interface FileRef {
   id: string;

@@ -1,8 +1,8 @@
 import { LIMITS } from '@nimbus/common';
-import type { AccountTokenRepository } from '../db/repositories/account-token.repository.js';
-import type { LoginThrottleRepository } from '../db/repositories/login-throttle.repository.js';
-import type { SessionRepository } from '../db/repositories/session.repository.js';
-import type { Clock } from './clock.js';
+import type { AccountTokenRepository } from '../../db/repositories/account-token.repository.js';
+import type { LoginThrottleRepository } from '../../db/repositories/login-throttle.repository.js';
+import type { SessionRepository } from '../../db/repositories/session.repository.js';
+import type { Clock } from '../clock.js';
 
 /** Revoked sessions are kept a day so a replayed refresh token still reads as theft meanwhile. */
 const KEEP_REVOKED_MS = 24 * 60 * 60_000;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { AppPasswordRepository, AppPasswordRow } from '../db/repositories/app-password.repository.js';
-import { ConflictError, NotFoundError } from '../domain/errors.js';
-import { hashToken, newId } from '../security/ids.js';
-import type { Clock } from './clock.js';
+import type { AppPasswordRepository, AppPasswordRow } from '../../db/repositories/app-password.repository.js';
+import { ConflictError, NotFoundError } from '../../domain/errors.js';
+import { hashToken, newId } from '../../security/ids.js';
+import type { Clock } from '../clock.js';
 import type { SecurityRecorder } from './security-log.service.js';
 
 /** Enough for every device of one person, few enough to list on one screen. */

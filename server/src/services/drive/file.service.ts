@@ -1,11 +1,11 @@
 import { LIMITS, type ListFilesQuery } from '@nimbus/common';
-import type { FileRow, ShownFile } from '../db/repositories/file.repository.js';
-import type { FolderRow } from '../db/repositories/folder.repository.js';
-import type { MediaKind } from '../db/schema.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { NotFoundError } from '../domain/errors.js';
-import { nameKeyOf, sanitizeName } from '../domain/names.js';
-import type { Clock } from './clock.js';
+import type { FileRow, ShownFile } from '../../db/repositories/file.repository.js';
+import type { FolderRow } from '../../db/repositories/folder.repository.js';
+import type { MediaKind } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { NotFoundError } from '../../domain/errors.js';
+import { nameKeyOf, sanitizeName } from '../../domain/names.js';
+import type { Clock } from '../clock.js';
 import type { DriveEvents } from './drive-events.js';
 import { ROOT, type FolderService } from './folder.service.js';
 

@@ -1,14 +1,14 @@
 import { SHARE_LIMITS, type CreateShareLinkBody, type UpdateShareLinkBody } from '@nimbus/common';
 import type { Updateable } from 'kysely';
-import type { ShareLinkRepository, ShareLinkRow, DropOriginRow } from '../db/repositories/share-link.repository.js';
-import type { FileRow } from '../db/repositories/file.repository.js';
-import type { ShareLinkTable } from '../db/schema.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { InvalidError, NotFoundError } from '../domain/errors.js';
-import { newId, newSecret } from '../security/ids.js';
-import { hashPassword } from '../security/password.js';
-import type { Clock } from './clock.js';
-import type { SecurityRecorder } from './security-log.service.js';
+import type { ShareLinkRepository, ShareLinkRow, DropOriginRow } from '../../db/repositories/share-link.repository.js';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { ShareLinkTable } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { InvalidError, NotFoundError } from '../../domain/errors.js';
+import { newId, newSecret } from '../../security/ids.js';
+import { hashPassword } from '../../security/password.js';
+import type { Clock } from '../clock.js';
+import type { SecurityRecorder } from '../accounts/security-log.service.js';
 
 /** A link with what its owner sees of its item. */
 export interface OwnedLink {

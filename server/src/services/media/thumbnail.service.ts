@@ -1,17 +1,17 @@
 import { Readable } from 'node:stream';
-import type { FileRow } from '../db/repositories/file.repository.js';
-import type { FileMediaRepository, FileMediaRow } from '../db/repositories/file-media.repository.js';
-import type { MediaStatus } from '../db/schema.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { MediaToolMissingError, MediaUnprocessableError } from '../media/errors.js';
-import { posterFrame } from '../media/ffmpeg.js';
-import { imagePreview, imageThumbnail, type EncodedImage } from '../media/image-thumbnailer.js';
-import { isBrowserImage, isThumbnailableImage, isVideo } from '../media/formats.js';
-import { heavyWork } from '../media/limiter.js';
-import { withLoopbackUrl } from '../media/loopback-source.js';
-import { newId } from '../security/ids.js';
-import type { EncryptedStore } from '../storage/blob-store.js';
-import type { Clock } from './clock.js';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { FileMediaRepository, FileMediaRow } from '../../db/repositories/file-media.repository.js';
+import type { MediaStatus } from '../../db/schema.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { MediaToolMissingError, MediaUnprocessableError } from '../../media/errors.js';
+import { posterFrame } from '../../media/ffmpeg.js';
+import { imagePreview, imageThumbnail, type EncodedImage } from '../../media/image-thumbnailer.js';
+import { isBrowserImage, isThumbnailableImage, isVideo } from '../../media/formats.js';
+import { heavyWork } from '../../media/limiter.js';
+import { withLoopbackUrl } from '../../media/loopback-source.js';
+import { newId } from '../../security/ids.js';
+import type { EncryptedStore } from '../../storage/blob-store.js';
+import type { Clock } from '../clock.js';
 
 export interface ThumbnailOptions {
   /** ffmpeg to run for video poster frames; null when videos get no thumbnail. */

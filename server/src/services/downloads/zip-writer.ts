@@ -1,4 +1,4 @@
-import { crc32 } from '../storage/crc32.js';
+import { crc32 } from '../../storage/crc32.js';
 
 export type ZipEntry =
   | {

@@ -1,7 +1,7 @@
-import type { IntegrityRepository } from '../db/repositories/integrity.repository.js';
-import type { IntegrityScrub, ScrubState } from '../integrity/integrity-scrub.js';
-import type { BlobStore } from '../storage/blob-store.js';
-import type { Clock } from './clock.js';
+import type { IntegrityRepository } from '../../db/repositories/integrity.repository.js';
+import type { IntegrityScrub, ScrubState } from '../../integrity/integrity-scrub.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import type { Clock } from '../clock.js';
 
 export interface Reachability {
   reachable: boolean;

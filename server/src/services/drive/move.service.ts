@@ -1,7 +1,7 @@
 import type { ItemRef } from '@nimbus/common';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { NotFoundError } from '../domain/errors.js';
-import type { Clock } from './clock.js';
+import type { UnitOfWork } from '../../db/unit-of-work.js';
+import { NotFoundError } from '../../domain/errors.js';
+import type { Clock } from '../clock.js';
 import type { DriveEvents } from './drive-events.js';
 import type { FolderService } from './folder.service.js';
 import type { TrashService } from './trash.service.js';
