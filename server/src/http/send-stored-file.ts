@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import type { ByteRange } from '../storage/blob-store.js';
+import type { ByteRange } from '../services/downloads/stored-asset.js';
 import { attachmentHeader } from './content-disposition.js';
 import { sendError } from './plugins/error-handler.js';
 import { parseRange } from '../domain/byte-range.js';

@@ -5,6 +5,8 @@ import { hashToken, newId } from '../../security/ids.js';
 import type { Clock } from '../clock.js';
 import type { SecurityRecorder } from './security-log.service.js';
 
+export type { AppPasswordRow } from '../../db/repositories/app-password.repository.js';
+
 /** Enough for every device of one person, few enough to list on one screen. */
 export const MAX_APP_PASSWORDS = 50;
 

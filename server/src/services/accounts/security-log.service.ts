@@ -5,6 +5,8 @@ import { newId } from '../../security/ids.js';
 import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 
+export type { SecurityEventRow } from '../../db/repositories/security-event.repository.js';
+
 const DAY_MS = 24 * 60 * 60_000;
 const MAX_NAME = 255;
 

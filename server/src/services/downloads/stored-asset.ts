@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import type { FileRow } from '../../db/repositories/file.repository.js';
 import type { ByteRange, EncryptedStore } from '../../storage/blob-store.js';
 
+export type { ByteRange } from '../../storage/blob-store.js';
+
 /** Stored bytes ready to send: what a download needs to know, and a way to open (decrypt) them. */
 export interface StoredAsset {
   filename: string;

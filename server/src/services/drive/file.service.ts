@@ -9,6 +9,8 @@ import type { Clock } from '../clock.js';
 import type { DriveEvents } from './drive-events.js';
 import { ROOT, type FolderService } from './folder.service.js';
 
+export type { FileRow, ShownFile } from '../../db/repositories/file.repository.js';
+
 const MEDIA_KINDS: Record<ListFilesQuery['mediaFilter'], MediaKind[]> = { all: ['photo', 'video'], photos: ['photo'], videos: ['video'] };
 const SUGGESTIONS = 10;
 

@@ -7,6 +7,8 @@ import { newId } from '../../security/ids.js';
 import type { Clock } from '../clock.js';
 import type { DriveEvents } from './drive-events.js';
 
+export type { FolderRow } from '../../db/repositories/folder.repository.js';
+
 export const ROOT = '/';
 
 /** Folders of one owner; anything another user owns is "not found". */

@@ -10,6 +10,8 @@ import { hashPassword } from '../../security/password.js';
 import type { Clock } from '../clock.js';
 import type { SecurityRecorder } from '../accounts/security-log.service.js';
 
+export type { DropOriginRow } from '../../db/repositories/share-link.repository.js';
+
 /** A link with what its owner sees of its item. */
 export interface OwnedLink {
   link: ShareLinkRow;

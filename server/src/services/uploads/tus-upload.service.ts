@@ -16,6 +16,8 @@ import type { FolderService } from '../drive/folder.service.js';
 import type { UploadService } from './upload.service.js';
 import type { TransferMeter } from '../../observability/metrics.js';
 
+export type { TusUploadRow } from '../../db/repositories/tus-upload.repository.js';
+
 export interface TusLimits {
   maxUploadBytes: number | null;
   quotaBytes: number | null;

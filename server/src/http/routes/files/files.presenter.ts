@@ -1,5 +1,5 @@
 import type { FileDto } from '@nimbus/common';
-import type { ShownFile } from '../../../db/repositories/file.repository.js';
+import type { ShownFile } from '../../../services/drive/file.service.js';
 
 /** A file as the owner sees it, with the field names of the myDrive API (docs/architecture.md). */
 export function presentFile(row: ShownFile): FileDto {

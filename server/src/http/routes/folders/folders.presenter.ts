@@ -1,5 +1,5 @@
 import type { FolderDto } from '@nimbus/common';
-import type { FolderRow } from '../../../db/repositories/folder.repository.js';
+import type { FolderRow } from '../../../services/drive/folder.service.js';
 
 export function presentFolder(row: FolderRow): FolderDto {
   return {

@@ -1,9 +1,8 @@
 import type { DropOriginDto, ShareLinkDto, SharedFileDto, SharedFolderDto } from '@nimbus/common';
-import type { DropOriginRow } from '../../../db/repositories/share-link.repository.js';
-import type { FileRow } from '../../../db/repositories/file.repository.js';
-import type { FolderRow } from '../../../db/repositories/folder.repository.js';
+import { type DropOriginRow, isLive, type OwnedLink } from '../../../services/sharing/share-link.service.js';
+import type { FileRow } from '../../../services/drive/file.service.js';
+import type { FolderRow } from '../../../services/drive/folder.service.js';
 import { isBrowserImage } from '../../../media/formats.js';
-import { isLive, type OwnedLink } from '../../../services/sharing/share-link.service.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 

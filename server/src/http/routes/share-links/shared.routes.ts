@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { DomainError, InvalidError } from '../../../domain/errors.js';
-import type { FileRow } from '../../../db/repositories/file.repository.js';
+import type { FileRow } from '../../../services/drive/file.service.js';
 import { UNLOCK_TTL_MS, type SharedAccessService, type SharedLink } from '../../../services/sharing/shared-access.service.js';
 import type { StoredAsset } from '../../../services/downloads/stored-asset.js';
 import { field, readMultipart } from '../../multipart.js';

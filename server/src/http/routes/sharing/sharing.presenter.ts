@@ -1,5 +1,5 @@
 import type { LinkedFileDto, PublicFileDto } from '@nimbus/common';
-import type { FileRow, ShownFile } from '../../../db/repositories/file.repository.js';
+import type { FileRow, ShownFile } from '../../../services/drive/file.service.js';
 import { presentFile } from '../files/files.presenter.js';
 
 /** A file just given a link: the file's own fields, plus the `{ file, token }` myDrive's client reads. */

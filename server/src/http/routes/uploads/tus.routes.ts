@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import type { TusUploadRow } from '../../../db/repositories/tus-upload.repository.js';
+import type { TusUploadRow, TusUploadService } from '../../../services/uploads/tus-upload.service.js';
 import { DomainError, InvalidError } from '../../../domain/errors.js';
-import type { TusUploadService } from '../../../services/uploads/tus-upload.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 

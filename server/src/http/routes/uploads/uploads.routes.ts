@@ -1,7 +1,7 @@
 import { parentRef, type FileDto, type FolderDto } from '@nimbus/common';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import type { FileRow } from '../../../db/repositories/file.repository.js';
+import type { FileRow } from '../../../services/drive/file.service.js';
 import { DomainError, InvalidError } from '../../../domain/errors.js';
 import type { FolderUploadService } from '../../../services/uploads/folder-upload.service.js';
 import type { UploadService } from '../../../services/uploads/upload.service.js';

@@ -1,7 +1,6 @@
 import { activityQuery, type ActivityEventDto, type ActivityPageDto, type SecurityEventType } from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
-import type { SecurityEventRow } from '../../../db/repositories/security-event.repository.js';
-import type { SecurityLogService } from '../../../services/accounts/security-log.service.js';
+import type { SecurityEventRow, SecurityLogService } from '../../../services/accounts/security-log.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 

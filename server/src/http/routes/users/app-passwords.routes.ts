@@ -1,8 +1,7 @@
 import { appPasswordBody, type AppPasswordDto, type CreatedAppPasswordDto } from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
-import type { AppPasswordRow } from '../../../db/repositories/app-password.repository.js';
-import type { AppPasswordService } from '../../../services/accounts/app-password.service.js';
+import type { AppPasswordRow, AppPasswordService } from '../../../services/accounts/app-password.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 
