@@ -70,8 +70,10 @@ import { ThumbnailService } from './services/media/thumbnail.service.js';
 import { ZipService } from './services/downloads/zip.service.js';
 import { DavRepository } from './db/repositories/dav.repository.js';
 import { DavDrive } from './dav/dav-drive.js';
-import { DavLocks } from './dav/dav-locks.js';
 import { DavServer } from './dav/dav-server.js';
+import { DavDriveService } from './services/webdav/dav-drive.service.js';
+import { DavLockService } from './services/webdav/dav-lock.service.js';
+import { DavPropertyService } from './services/webdav/dav-property.service.js';
 import { davRoutes } from './http/routes/dav/dav.routes.js';
 import { TusUploadRepository } from './db/repositories/tus-upload.repository.js';
 import { tusRoutes } from './http/routes/uploads/tus.routes.js';
@@ -386,9 +388,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     secureCookies: config.http.secureCookies,
   });
   searchRoutes(app, { search: search.service, requireAuth });
-  const davDrive = new DavDrive({ uow, dav: davRepository, folders, files, trash, uploads, store });
+  const davProperties = new DavPropertyService(database.db, uow);
+  const davDrive = new DavDrive({
+    data: new DavDriveService({ uow, dav: davRepository, store }),
+    properties: davProperties,
+    folders,
+    files,
+    trash,
+    uploads,
+  });
   davRoutes(app, {
-    dav: new DavServer(davDrive, new DavLocks(database.db, uow, clock), database.db, uow, store, {
+    dav: new DavServer(davDrive, new DavLockService(database.db, uow, clock), davProperties, {
       maxUploadBytes: config.maxUploadBytes,
       quotaBytes: config.storageQuotaBytes,
       appUrl: config.http.appUrl,

@@ -1,15 +1,11 @@
-import { LIMITS } from '@nimbus/common';
 import type { Readable } from 'node:stream';
-import type { DavRepository } from '../db/repositories/dav.repository.js';
-import type { FileRow } from '../db/repositories/file.repository.js';
-import type { FolderRow } from '../db/repositories/folder.repository.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
+import { DavError } from '../domain/dav-error.js';
 import type { FileService } from '../services/drive/file.service.js';
 import type { FolderService } from '../services/drive/folder.service.js';
 import type { TrashService } from '../services/drive/trash.service.js';
 import type { UploadService } from '../services/uploads/upload.service.js';
-import type { EncryptedStore } from '../storage/blob-store.js';
-import { DavError } from './dav-error.js';
+import type { DavDriveService, FileCursor, FileRow, FolderRow, StoredAsset } from '../services/webdav/dav-drive.service.js';
+import type { DavPropertyService } from '../services/webdav/dav-property.service.js';
 import { davName, parseSuffixedName, type DavPath } from './dav-paths.js';
 
 export type DavItem =
@@ -20,13 +16,12 @@ export type DavCollection = Extract<DavItem, { kind: 'root' | 'folder' }>;
 const FILE_PAGE = 500;
 
 export interface DavDriveDeps {
-  uow: UnitOfWork;
-  dav: DavRepository;
+  data: DavDriveService;
+  properties: DavPropertyService;
   folders: FolderService;
   files: FileService;
   trash: TrashService;
   uploads: UploadService;
-  store: EncryptedStore;
 }
 
 export function folderIdOf(item: DavCollection): string | null {
@@ -78,7 +73,7 @@ export class DavDrive {
   private async child(ownerId: string, parent: DavCollection, segment: string): Promise<DavItem | null> {
     const folderId = folderIdOf(parent);
     const path = [...parent.path, segment];
-    const { dav } = this.deps;
+    const dav = this.deps.data;
     const folders = await dav.foldersNamed(ownerId, folderId, segment);
     if (folders.length > 0) return { kind: 'folder', path, row: folders[0]! };
     const files = await dav.filesNamed(ownerId, folderId, segment);
@@ -97,14 +92,7 @@ export class DavDrive {
    */
   async *children(ownerId: string, parent: DavCollection): AsyncGenerator<DavItem> {
     const folderId = folderIdOf(parent);
-    const repos = this.deps.uow.repos;
-    const folders = await repos.folders.list({
-      ownerId,
-      parentId: folderId,
-      trashMode: false,
-      sort: 'alp_asc',
-      limit: LIMITS.folderListMax,
-    });
+    const folders = await this.deps.data.folders(ownerId, folderId);
     const firstFolder = new Map<string, FolderRow>();
     for (const f of folders) {
       const held = firstFolder.get(f.name);
@@ -117,9 +105,9 @@ export class DavDrive {
     // name is its oldest, the one that keeps the name (unless a folder holds it).
     let group: string | null = null;
     const seen = new Set<string>();
-    let cursor: { nameKey: string; uploadedAt: number; id: string } | undefined;
+    let cursor: FileCursor | undefined;
     for (;;) {
-      const page = await repos.files.list({ ownerId, folderId, trashMode: false, sort: 'alp_asc', limit: FILE_PAGE, cursor });
+      const page = await this.deps.data.filePage(ownerId, folderId, FILE_PAGE, cursor);
       for (const file of page) {
         if (file.nameKey !== group) {
           group = file.nameKey;
@@ -170,13 +158,13 @@ export class DavDrive {
   async copy(ownerId: string, item: DavItem, parent: DavCollection, name: string, deep: boolean): Promise<void> {
     if (item.kind === 'root') throw new DavError(403, 'The root cannot be copied');
     if (item.kind === 'file') {
-      const body = await this.deps.store.read(item.row.storageKey, item.row.wrappedKey, item.row.size);
+      const body = await this.deps.data.read(item.row);
       const copy = await this.createFile(ownerId, parent, name, body);
-      await this.deps.dav.copyProperties(item.row.id, copy.id);
+      await this.deps.properties.copy(item.row.id, copy.id);
       return;
     }
     const folder = await this.createFolder(ownerId, parent, name);
-    await this.deps.dav.copyProperties(item.row.id, folder.id);
+    await this.deps.properties.copy(item.row.id, folder.id);
     if (!deep) return;
     const into: DavCollection = { kind: 'folder', path: [...parent.path, name], row: folder };
     for await (const member of this.children(ownerId, item)) {
@@ -190,6 +178,15 @@ export class DavDrive {
   async isWithin(ownerId: string, inner: DavCollection, outer: DavItem): Promise<boolean> {
     if (outer.kind === 'root') return true;
     if (outer.kind === 'file' || inner.kind === 'root') return false;
-    return this.deps.uow.repos.folders.isWithin(ownerId, inner.row.id, outer.row.id);
+    return this.deps.data.isWithin(ownerId, inner.row.id, outer.row.id);
+  }
+
+  /** A file's bytes, to send. */
+  asset(file: FileRow): StoredAsset {
+    return this.deps.data.asset(file);
+  }
+
+  bytesUsed(ownerId: string): Promise<number> {
+    return this.deps.data.bytesUsed(ownerId);
   }
 }

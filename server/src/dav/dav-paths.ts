@@ -1,6 +1,6 @@
 import { LIMITS } from '@nimbus/common';
 import { sanitizeName } from '../domain/names.js';
-import { DavError } from './dav-error.js';
+import { DavError } from '../domain/dav-error.js';
 
 export const DAV_PREFIX = '/dav';
 

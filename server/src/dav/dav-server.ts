@@ -1,14 +1,18 @@
 import { StringDecoder } from 'node:string_decoder';
 import { Readable } from 'node:stream';
 import { setImmediate } from 'node:timers/promises';
-import type { Db } from '../db/database.js';
-import { DavRepository, type DavLockRow, type DavPropertyRow, type DavPropertySize } from '../db/repositories/dav.repository.js';
-import type { UnitOfWork } from '../db/unit-of-work.js';
-import { fileAsset, type StoredAsset } from '../services/downloads/stored-asset.js';
-import type { EncryptedStore } from '../storage/blob-store.js';
+import { DavError } from '../domain/dav-error.js';
+import type { StoredAsset } from '../services/downloads/stored-asset.js';
+import { covers, type DavLockRow, type DavLockService } from '../services/webdav/dav-lock.service.js';
+import {
+  MAX_DEAD_PROPERTIES,
+  type DavPropertyRow,
+  type DavPropertyService,
+  type DavPropertySize,
+  type PropertyOperation,
+} from '../services/webdav/dav-property.service.js';
 import { etagOf, fileEtag, type DavDrive, type DavItem } from './dav-drive.js';
-import { DavError } from './dav-error.js';
-import { covers, parseTimeout, type DavLocks } from './dav-locks.js';
+import { parseTimeout } from './dav-locks.js';
 import { destinationPath, hrefOf, parseDavPath, pathKey, type DavPath } from './dav-paths.js';
 import { IfHeaderError, parseIfHeader, submittedTokens, type IfList } from './if-header.js';
 import {
@@ -48,7 +52,6 @@ export interface DavServerOptions {
 
 /** Request bodies of XML methods; far more than any client sends. */
 const MAX_XML_BYTES = 1024 * 1024;
-const MAX_DEAD_PROPERTIES = 256;
 const MAX_PROPERTY_BYTES = 64 * 1024;
 const MAX_PROPPATCH_OPERATIONS = 2 * MAX_DEAD_PROPERTIES;
 /** Elements of a PROPFIND body: its names, duplicates included, with room to spare. */
@@ -135,10 +138,8 @@ function checkPreconditions(request: DavRequest, item: DavItem | null): void {
 export class DavServer {
   constructor(
     private readonly drive: DavDrive,
-    private readonly locks: DavLocks,
-    private readonly db: Db,
-    private readonly uow: UnitOfWork,
-    private readonly store: EncryptedStore,
+    private readonly locks: DavLockService,
+    private readonly properties: DavPropertyService,
     private readonly options: DavServerOptions,
   ) {}
 
@@ -248,7 +249,7 @@ export class DavServer {
     if (item.kind !== 'file') {
       return reply(200, { 'content-type': 'text/plain; charset=utf-8' }, 'Nimbus WebDAV collection: open it with a WebDAV client.\n');
     }
-    return { kind: 'file', asset: fileAsset(item.row, this.store), etag: etagOf(item) };
+    return { kind: 'file', asset: this.drive.asset(item.row), etag: etagOf(item) };
   }
 
   private async put(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
@@ -322,7 +323,7 @@ export class DavServer {
         ? propRequest.names.some((q) => q.ns === DAV_NS && q.local.startsWith('quota-'))
         : propRequest.kind === 'allprop' && propRequest.include.some((q) => q.ns === DAV_NS && q.local.startsWith('quota-'));
     if (wantsQuota) {
-      const used = await this.uow.repos.files.bytesUsed(ownerId);
+      const used = await this.drive.bytesUsed(ownerId);
       ctx.quota = { used, available: this.options.quotaBytes === null ? null : Math.max(0, this.options.quotaBytes - used) };
     }
     const withDead = (items: DavItem[]) => this.withDead(ownerId, propRequest, items);
@@ -376,8 +377,8 @@ export class DavServer {
       for (const i of items) yield [i, []];
       return;
     }
-    const repo = new DavRepository(this.db);
-    const stored = await repo.propertySizes(items.flatMap((i) => (i.kind === 'root' ? [] : [i.row.id])));
+    const properties = this.properties;
+    const stored = await properties.sizes(items.flatMap((i) => (i.kind === 'root' ? [] : [i.row.id])));
     const storedOf = (i: DavItem): DavPropertySize[] => (i.kind === 'root' ? [] : (stored.get(i.row.id) ?? []));
     if (request.kind === 'propname') {
       for (const i of items) yield [i, storedOf(i).map((p) => ({ ...p, ownerId, value: '' }))];
@@ -387,7 +388,7 @@ export class DavServer {
     let keys: DavPropertySize[] = [];
     let bytes = 0;
     const flush = async function* (): AsyncGenerator<[DavItem, DavPropertyRow[]]> {
-      const values = await repo.propertyValues(keys);
+      const values = await properties.values(keys);
       for (const i of group) yield [i, i.kind === 'root' ? [] : (values.get(i.row.id) ?? [])];
       [group, keys, bytes] = [[], [], 0];
     };
@@ -410,7 +411,7 @@ export class DavServer {
     if (item.kind === 'root') throw new DavError(403, 'The root has no properties of its own');
     await this.assertUnlocked(ownerId, tokens, [{ key: pathKey(path), deep: false }]);
 
-    const operations: { set: boolean; ns: string; local: string; value: string }[] = [];
+    const operations: PropertyOperation[] = [];
     for (const op of elements(body)) {
       if (op.ns !== DAV_NS || (op.local !== 'set' && op.local !== 'remove')) continue;
       const prop = child(op, DAV_NS, 'prop');
@@ -433,17 +434,7 @@ export class DavServer {
       else if (op.set && Buffer.byteLength(op.value) > MAX_PROPERTY_BYTES) failures.set(i, 507);
     });
     const itemId = item.row.id;
-    if (failures.size === 0) {
-      await this.uow.run(async (r) => {
-        const repo = new DavRepository(r.db);
-        for (const op of operations) {
-          if (op.set) await repo.setProperty({ itemId, ownerId, namespace: op.ns, name: op.local, value: op.value });
-          else await repo.removeProperty(itemId, op.ns, op.local);
-        }
-        if ((await repo.countProperties(itemId)) > MAX_DEAD_PROPERTIES)
-          throw new DavError(507, `At most ${MAX_DEAD_PROPERTIES} properties per item`);
-      });
-    }
+    if (failures.size === 0) await this.properties.patch(ownerId, itemId, operations);
     const byStatus = new Map<number, string[]>();
     operations.forEach((op, i) => {
       const status = failures.size === 0 ? 200 : (failures.get(i) ?? 424);

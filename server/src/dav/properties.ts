@@ -1,7 +1,7 @@
-import type { DavLockRow, DavPropertyRow, DavPropertySize } from '../db/repositories/dav.repository.js';
+import { DavError } from '../domain/dav-error.js';
+import { covers, type DavLockRow } from '../services/webdav/dav-lock.service.js';
+import type { DavPropertyRow, DavPropertySize } from '../services/webdav/dav-property.service.js';
 import { etagOf, type DavItem } from './dav-drive.js';
-import { DavError } from './dav-error.js';
-import { covers } from './dav-locks.js';
 import { hrefOf } from './dav-paths.js';
 import { DAV_NS, child, elements, escapeXml, propertyElement, type XmlElement } from './xml.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DavError } from '../../src/dav/dav-error.js';
+import { DavError } from '../../src/domain/dav-error.js';
 import { parseTimeout } from '../../src/dav/dav-locks.js';
 import { davName, destinationPath, parseDavPath, parseSuffixedName } from '../../src/dav/dav-paths.js';
 import { IfHeaderError, parseIfHeader, submittedTokens } from '../../src/dav/if-header.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DavError } from '../../../dav/dav-error.js';
+import { DavError } from '../../../domain/dav-error.js';
 import { DAV_METHODS, errorBody, type DavServer } from '../../../dav/dav-server.js';
 import { DomainError, TooManyError, UnavailableError } from '../../../domain/errors.js';
 import type { AccountService } from '../../../services/accounts/account.service.js';
