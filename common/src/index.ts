@@ -4,6 +4,7 @@ export * from './errors.js';
 export * from './api/users.js';
 export * from './storage-keys.js';
 export * from './messages.js';
+export * from './api/shared.js';
 export * from './api/files.js';
 export * from './api/folders.js';
 export * from './api/search.js';

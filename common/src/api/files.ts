@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
+import type { FolderDto } from './folders.js';
+import { SORT_ORDERS, id, parentRef } from './shared.js';
 
 export type LinkType = 'public' | 'one';
 
@@ -28,18 +30,13 @@ export interface FileDto {
 }
 
 export interface SuggestedListResponse {
-  folderList: import('./folders.js').FolderDto[];
+  folderList: FolderDto[];
   fileList: FileDto[];
 }
 
-export const SORT_ORDERS = ['date_asc', 'date_desc', 'alp_asc', 'alp_desc'] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 export const MEDIA_FILTERS = ['all', 'photos', 'videos'] as const;
 export type MediaFilter = (typeof MEDIA_FILTERS)[number];
 
-export const id = z.string().min(1).max(64);
-/** '/' or a folder id. */
-export const parentRef = z.string().min(1).max(64);
 const flag = z
   .enum(['true', 'false', '1', '0', ''])
   .optional()

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SORT_ORDERS, id, parentRef } from './files.js';
+import { SORT_ORDERS, id, parentRef } from './shared.js';
 
 /** A folder as the API shows it. */
 export interface FolderDto {

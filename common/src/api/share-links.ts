@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id } from './files.js';
+import { id } from './shared.js';
 
 /**
  * Links to a file or a folder beside a file's single public or one-time link (the share popup's): several per
