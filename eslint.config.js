@@ -2,6 +2,54 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/** The modules a web feature lends to other features; everything else in a feature is its own. */
+const FEATURE_ENTRY_POINTS = [
+  'account/CooldownDialog',
+  'browser/BrowserHost',
+  'browser/DetailPanel',
+  'browser/FileThumbnail',
+  'context-menu/useItemMenu',
+  'format/file-name',
+  'format/format-date',
+  'format/format-size',
+  'layout/Header',
+  'layout/sections',
+  'move/MovePopup',
+  'notifications/progress-toast',
+  'notifications/toast',
+  'organize/OrganizeDialogs',
+  'organize/organize.api',
+  'organize/useCreateFolderAction',
+  'organize/useOrganizeActions',
+  'popups/FileDetailsBody',
+  'popups/FileDetailsPopup',
+  'popups/PopupCard',
+  'popups/PopupHost',
+  'popups/file-format',
+  'popups/file-messages',
+  'popups/useSlideClose',
+  'preview/FilePreviewPopup',
+  'preview/preview-siblings',
+  'search/SearchResults',
+  'search/useDebouncedValue',
+  'search/useSearchSuggestions',
+  'selection/MultiSelectBar',
+  'selection/useItemInteractions',
+  'session/RequireAuth',
+  'session/login-flags',
+  'session/useLogout',
+  'session/useSession',
+  'share-links/ItemLinks',
+  'share-links/LinkOptionsDialog',
+  'sharing/SharePopup',
+  'sharing/useChangeLink',
+  'upload/ResumeOffers',
+  'upload/UploadDropZone',
+  'upload/UploadPanel',
+  'upload/useUploadPickers',
+];
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'artifacts/**', '.test-results/**', 'server/eval/.real-media/**'] },
   js.configs.recommended,
@@ -25,22 +73,21 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['@nimbus/server*', '**/server/**', 'node:*'] }] },
   },
   {
-    // The drive API, item types and fixtures are shared from api/ and test/; other features reach
-    // into the file browser only for the pieces it lends out, so features never import in circles.
+    // The drive API, item types and fixtures are shared from api/ and test/; a feature uses another
+    // only through the modules it lends out, so features never import each other's internals.
     files: ['web/src/features/**'],
-    ignores: ['web/src/features/browser/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            '@nimbus/server*',
-            '**/server/**',
-            'node:*',
-            '../browser/*',
-            '!../browser/BrowserHost',
-            '!../browser/DetailPanel',
-            '!../browser/FileThumbnail',
+            { group: ['@nimbus/server*', '**/server/**', 'node:*'] },
+            {
+              regex: `^\\.\\./(?!(?:${FEATURE_ENTRY_POINTS.map(escapeRegex).join('|')})$)[^./][^/]*/`,
+              message:
+                'Import another feature only through an entry point listed in eslint.config.js, or move the piece to components/ or lib/.',
+            },
+            { regex: '^(\\.\\./){2,}features/', message: 'Import another feature as ../<feature>/<entry point>.' },
           ],
         },
       ],
@@ -49,6 +96,22 @@ export default tseslint.config(
   {
     files: ['server/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['@nimbus/web*', '**/web/src/**'] }] },
+  },
+  {
+    // Routes and WebDAV reach the database and the blob stores only through services, which also
+    // hand out the row types they return.
+    files: ['server/src/http/**', 'server/src/dav/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@nimbus/web*', '**/web/src/**'] },
+            { regex: '^(\\.\\./)+(db|storage)(/|$)', message: 'http/ and dav/ use services/, never db/ or storage/.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['scripts/**', 'e2e/**', '**/*.config.*', 'web/bench/**'],
