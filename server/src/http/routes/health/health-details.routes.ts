@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { HealthDetailsService } from '../../../services/health/health-details.service.js';
 import { sendError } from '../../plugins/error-handler.js';
+import { z } from 'zod';
 
 /** Digests first, so the comparison takes the same time whatever the lengths. */
 function isSameSecret(a: string, b: string): boolean {
@@ -19,7 +20,16 @@ function bearerOf(request: FastifyRequest): string | null {
  * from HEALTH_TOKEN is the only key; without one configured the route answers 404 like any unknown one.
  */
 export function healthDetailsRoutes(app: FastifyInstance, deps: { details: HealthDetailsService; token: string | null }): void {
-  app.get('/health/details', async (request, reply) => {
+  const details = z.looseObject({ status: z.enum(['ok', 'problems', 'unavailable']) });
+  const schema = {
+    summary: 'Health of the database, storage and integrity checks',
+    description: 'Needs `Authorization: Bearer <HEALTH_TOKEN>`; answers 404 while no token is configured.',
+    tags: ['health'],
+    security: [{ bearer: [] }],
+    response: { 200: details, 503: details.describe('The database or the storage cannot be reached') },
+    errors: ['ROUTE_NOT_FOUND', 'UNAUTHENTICATED'],
+  } as const;
+  app.get('/health/details', { schema }, async (request, reply) => {
     if (!deps.token) return sendError(request, reply, 'ROUTE_NOT_FOUND', `Route ${request.method} /health/details not found`);
     const presented = bearerOf(request);
     if (presented === null || !isSameSecret(presented, deps.token)) {

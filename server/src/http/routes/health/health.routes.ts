@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 
 export function healthRoutes(app: FastifyInstance): void {
-  app.get('/health', async () => ({ status: 'ok' }));
+  const schema = { summary: 'Liveness: the process answers', tags: ['health'], response: { 200: z.object({ status: z.literal('ok') }) } };
+  app.get('/health', { schema }, async () => ({ status: 'ok' }));
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { SecurityEventRow, SecurityLogService } from '../../../services/accounts/security-log.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
+import { activityPageDto, signedIn } from '../../api-schemas.js';
 
 export interface ActivityRoutesDeps {
   securityLog: SecurityLogService;
@@ -22,7 +23,14 @@ function presentEvent(row: SecurityEventRow): ActivityEventDto {
 }
 
 export function activityRoutes(app: FastifyInstance, deps: ActivityRoutesDeps): void {
-  app.get('/user-service/activity', { preHandler: deps.requireAuth }, async (request, reply): Promise<ActivityPageDto> => {
+  const schema = signedIn({
+    summary: "The account's security events, newest first",
+    tags: ['users'],
+    querystring: activityQuery,
+    response: { 200: activityPageDto },
+    errors: ['VALIDATION_FAILED'],
+  });
+  app.get('/user-service/activity', { preHandler: deps.requireAuth, schema }, async (request, reply): Promise<ActivityPageDto> => {
     const query = parseInput(activityQuery, request.query);
     const page = await deps.securityLog.list(authOf(request).accountId, query);
     void reply.header('cache-control', 'no-store');

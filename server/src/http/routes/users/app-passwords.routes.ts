@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { AppPasswordRow, AppPasswordService } from '../../../services/accounts/app-password.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
+import { appPasswordDto, createdAppPasswordDto, noContent, signedIn } from '../../api-schemas.js';
 
 export interface AppPasswordRoutesDeps {
   appPasswords: AppPasswordService;
@@ -21,20 +22,55 @@ export function appPasswordRoutes(app: FastifyInstance, deps: AppPasswordRoutesD
   const { appPasswords } = deps;
   const auth = { preHandler: deps.requireAuth };
 
-  app.post('/user-service/app-passwords', auth, async (request, reply): Promise<CreatedAppPasswordDto> => {
-    const { name } = parseInput(appPasswordBody, request.body);
-    const { row, password } = await appPasswords.create(authOf(request).accountId, name);
-    // The secret is in this answer only: nothing may keep a copy of it.
-    void reply.status(201).header('cache-control', 'no-store');
-    return { id: row.id, name: row.name, password, createdAt: new Date(row.createdAt).toISOString() };
-  });
+  const tags = ['users'];
+  app.post(
+    '/user-service/app-passwords',
+    {
+      ...auth,
+      schema: signedIn({
+        summary: 'Make an app password (for WebDAV)',
+        description: 'The answer holds the secret, shown this once.',
+        tags,
+        body: appPasswordBody,
+        response: { 201: createdAppPasswordDto },
+        errors: ['VALIDATION_FAILED', 'CONFLICT'],
+      }),
+    },
+    async (request, reply): Promise<CreatedAppPasswordDto> => {
+      const { name } = parseInput(appPasswordBody, request.body);
+      const { row, password } = await appPasswords.create(authOf(request).accountId, name);
+      // The secret is in this answer only: nothing may keep a copy of it.
+      void reply.status(201).header('cache-control', 'no-store');
+      return { id: row.id, name: row.name, password, createdAt: new Date(row.createdAt).toISOString() };
+    },
+  );
 
-  app.get('/user-service/app-passwords', auth, async (request): Promise<AppPasswordDto[]> => {
-    return (await appPasswords.list(authOf(request).accountId)).map(present);
-  });
+  app.get(
+    '/user-service/app-passwords',
+    {
+      ...auth,
+      schema: signedIn({ summary: "The account's app passwords, without their secrets", tags, response: { 200: z.array(appPasswordDto) } }),
+    },
+    async (request): Promise<AppPasswordDto[]> => {
+      return (await appPasswords.list(authOf(request).accountId)).map(present);
+    },
+  );
 
-  app.delete('/user-service/app-passwords/:id', auth, async (request, reply) => {
-    await appPasswords.revoke(authOf(request).accountId, parseInput(idParams, request.params).id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/user-service/app-passwords/:id',
+    {
+      ...auth,
+      schema: signedIn({
+        summary: 'Revoke an app password',
+        tags,
+        params: idParams,
+        response: { 204: noContent },
+        errors: ['VALIDATION_FAILED', 'NOT_FOUND'],
+      }),
+    },
+    async (request, reply) => {
+      await appPasswords.revoke(authOf(request).accountId, parseInput(idParams, request.params).id);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -4,6 +4,7 @@ import type { ZipService } from '../../../services/downloads/zip.service.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 import { sendZip } from '../../send-zip.js';
+import { binaryAnswer, signedIn } from '../../api-schemas.js';
 
 export interface ZipRoutesDeps {
   zips: ZipService;
@@ -16,7 +17,15 @@ function withoutBrackets(query: unknown): Record<string, unknown> {
 }
 
 export function zipRoutes(app: FastifyInstance, deps: ZipRoutesDeps): void {
-  app.get('/folder-service/download-zip', { preHandler: deps.requireAuth }, async (request, reply) => {
+  const schema = signedIn({
+    summary: 'Download folders and files as one zip',
+    description: 'Query keys may be written `folderIDs[]` and `fileIDs[]` as well.',
+    tags: ['folders'],
+    querystring: downloadZipQuery,
+    response: { 200: binaryAnswer('A zip of the items', 'application/zip') },
+    errors: ['VALIDATION_FAILED', 'NOT_FOUND', 'FILE_NOT_FOUND', 'FOLDER_NOT_FOUND'],
+  });
+  app.get('/folder-service/download-zip', { preHandler: deps.requireAuth, schema }, async (request, reply) => {
     const { folderIDs, fileIDs } = parseInput(downloadZipQuery, withoutBrackets(request.query));
     return sendZip(request, reply, await deps.zips.open(authOf(request).accountId, folderIDs, fileIDs));
   });
