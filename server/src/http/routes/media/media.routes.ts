@@ -5,6 +5,7 @@ import type { StreamTokenService } from '../../../services/downloads/stream-toke
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';
+import { binaryAnswer, messageAnswer, signedIn } from '../../api-schemas.js';
 
 export interface MediaRoutesDeps {
   media: MediaService;
@@ -29,26 +30,53 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
   const auth = { preHandler: requireAuth };
   const cookieBase = { httpOnly: true, sameSite: 'strict', secure: deps.secureCookies, path: STREAM_PATH } as const;
 
-  app.get('/file-service/thumbnail/:thumbnailID', auth, async (request, reply) => {
-    const { thumbnailID } = parseInput(thumbnailParams, request.params);
-    // A thumbnail id names one immutable image.
-    return sendAsset(request, reply, await media.thumbnail(authOf(request).accountId, thumbnailID), 'private, max-age=31536000, immutable');
-  });
+  const tags = ['media'];
+  const image = { 200: binaryAnswer('The image', 'image/*'), 206: binaryAnswer('The requested range', 'image/*') };
+  const notFound = ['VALIDATION_FAILED', 'FILE_NOT_FOUND', 'RANGE_NOT_SATISFIABLE'] as const;
+  app.get(
+    '/file-service/thumbnail/:thumbnailID',
+    { ...auth, schema: signedIn({ summary: 'A thumbnail, by its id', tags, params: thumbnailParams, response: image, errors: notFound }) },
+    async (request, reply) => {
+      const { thumbnailID } = parseInput(thumbnailParams, request.params);
+      // A thumbnail id names one immutable image.
+      return sendAsset(
+        request,
+        reply,
+        await media.thumbnail(authOf(request).accountId, thumbnailID),
+        'private, max-age=31536000, immutable',
+      );
+    },
+  );
 
-  app.get('/file-service/full-thumbnail/:id', auth, async (request, reply) => {
-    return sendAsset(request, reply, await media.fullImage(authOf(request).accountId, parseInput(idParams, request.params).id));
-  });
+  app.get(
+    '/file-service/full-thumbnail/:id',
+    {
+      ...auth,
+      schema: signedIn({ summary: 'An image file as the browser can show it', tags, params: idParams, response: image, errors: notFound }),
+    },
+    async (request, reply) => {
+      return sendAsset(request, reply, await media.fullImage(authOf(request).accountId, parseInput(idParams, request.params).id));
+    },
+  );
 
-  app.get('/file-service/download/access-token-stream-video', auth, async (request, reply) => {
-    const issued = await streamTokens.issue(authOf(request));
-    void reply.setCookie(STREAM_COOKIE, issued.token, { ...cookieBase, maxAge: issued.maxAgeSeconds });
-    return { message: 'Stream token issued' };
-  });
+  app.get(
+    '/file-service/download/access-token-stream-video',
+    { ...auth, schema: signedIn({ summary: 'Get the cookie that lets a <video> element stream', tags, response: { 200: messageAnswer } }) },
+    async (request, reply) => {
+      const issued = await streamTokens.issue(authOf(request));
+      void reply.setCookie(STREAM_COOKIE, issued.token, { ...cookieBase, maxAge: issued.maxAgeSeconds });
+      return { message: 'Stream token issued' };
+    },
+  );
 
-  app.delete('/file-service/remove-stream-video-token', async (_request, reply) => {
-    void reply.clearCookie(STREAM_COOKIE, cookieBase);
-    return { message: 'Stream token removed' };
-  });
+  app.delete(
+    '/file-service/remove-stream-video-token',
+    { schema: { summary: 'Clear the video stream cookie', tags, response: { 200: messageAnswer } } },
+    async (_request, reply) => {
+      void reply.clearCookie(STREAM_COOKIE, cookieBase);
+      return { message: 'Stream token removed' };
+    },
+  );
 
   // A <video> element cannot refresh an expired access token, so its own credential also counts.
   const streamAuth: preHandlerAsyncHookHandler = async function (request, reply) {
@@ -57,7 +85,15 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
     else await requireAuth.call(this, request, reply);
   };
 
-  app.get('/file-service/stream-video/:id', { preHandler: streamAuth }, async (request, reply) => {
+  const streamSchema = signedIn({
+    summary: 'Stream a video',
+    description: 'Authenticated by the session or by the stream cookie; supports `Range`.',
+    tags,
+    params: idParams,
+    response: { 200: binaryAnswer('The video', 'video/*'), 206: binaryAnswer('The requested range', 'video/*') },
+    errors: notFound,
+  });
+  app.get('/file-service/stream-video/:id', { preHandler: streamAuth, schema: streamSchema }, async (request, reply) => {
     return sendAsset(request, reply, await media.video(authOf(request).accountId, parseInput(idParams, request.params).id));
   });
 }
