@@ -5,6 +5,7 @@ import { DomainError, TooManyError, UnavailableError } from '../../../domain/err
 import type { AccountService } from '../../../services/accounts/account.service.js';
 import type { AppPasswordService } from '../../../services/accounts/app-password.service.js';
 import { callerOf } from '../../caller.js';
+import { z } from 'zod';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { statusOf } from '../../plugins/error-handler.js';
 
@@ -139,9 +140,39 @@ export function davRoutes(app: FastifyInstance, deps: DavRoutesDeps): void {
     // Only PUT streams a body that may take hours; the XML bodies of the others are small, so a
     // client trickling one is cut off like any other slow request.
     const xmlMethods = DAV_METHODS.filter((m) => m !== 'PUT');
+    // OpenAPI names only HTTP's own methods: WebDAV's (PROPFIND, MKCOL, …) are hidden from it and
+    // named in the description of the others.
+    const openApiMethods = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+    const schemaOf = (summary: string, hide = false) => ({
+      summary,
+      description: `WebDAV (RFC 4918) for desktop and phone clients; see docs/webdav.md. Methods: ${DAV_METHODS.join(', ')}.`,
+      tags: ['webdav'],
+      security: [{ appPassword: [] }],
+      ...(hide ? { hide } : {}),
+      response: {
+        '2xx': { description: 'The WebDAV answer: XML for PROPFIND and LOCK, bytes for GET', content: { '*/*': { schema: z.string() } } },
+        '4xx': {
+          description: 'A WebDAV error: an XML body; 401 asks for Basic credentials',
+          content: { 'application/xml': { schema: z.string() } },
+        },
+      },
+    });
     for (const url of ['/dav', '/dav/*']) {
-      scope.route({ method: 'PUT', url, handler, config: { streamsBody: true, davRoute: true } });
-      scope.route({ method: xmlMethods, url, handler, config: { davRoute: true } });
+      scope.route({ method: 'PUT', url, handler, config: { streamsBody: true, davRoute: true }, schema: schemaOf('WebDAV: store a file') });
+      scope.route({
+        method: xmlMethods.filter((m) => openApiMethods.has(m)),
+        url,
+        handler,
+        config: { davRoute: true },
+        schema: schemaOf('WebDAV: read, delete or ask the options of a file or folder'),
+      });
+      scope.route({
+        method: xmlMethods.filter((m) => !openApiMethods.has(m)),
+        url,
+        handler,
+        config: { davRoute: true },
+        schema: schemaOf('WebDAV: properties, folders, copies, moves and locks', true),
+      });
     }
   });
 }

@@ -4,6 +4,8 @@ import type { TusUploadRow, TusUploadService } from '../../../services/uploads/t
 import { DomainError, InvalidError } from '../../../domain/errors.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
+import type { ErrorCode } from '@nimbus/common';
+import { noContent } from '../../api-schemas.js';
 
 export interface TusRoutesDeps {
   tus: TusUploadService;
@@ -83,6 +85,8 @@ export interface TusAccess {
   ownerOf?(request: FastifyRequest): string;
   /** Whether answers name the file an upload became: only to its owner, never to a link's visitor. */
   showsFileId?: boolean;
+  /** How the endpoint reads in the API reference: the parameters of `base`, who may call, what it refuses. */
+  docs: { tag: string; params?: z.ZodObject; security?: Record<string, string[]>[]; errors: readonly ErrorCode[] };
 }
 
 /**
@@ -105,8 +109,28 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
       if (tus.limits.maxUploadBytes !== null) void reply.header('tus-max-size', String(tus.limits.maxUploadBytes));
       return reply.status(204).send();
     };
-    scope.options(base, options);
-    scope.options(`${base}/:id`, options);
+    const { docs } = access;
+    const uploadParams = docs.params ? docs.params.extend(idParams.shape) : idParams;
+    const guard = { ...(docs.security ? { security: docs.security } : {}), tags: [docs.tag] };
+    const tusHeaders = { 'tus-resumable': z.literal(TUS_VERSION) };
+    const checksum = { 'upload-checksum': z.string().optional().describe('sha256 <base64 digest>') };
+    const refusals = ['TUS_VERSION_UNSUPPORTED', 'VALIDATION_FAILED', 'NOT_FOUND', ...docs.errors] as const;
+    const storing = [
+      'UPLOAD_OFFSET_MISMATCH',
+      'UPLOAD_BUSY',
+      'CHECKSUM_MISMATCH',
+      'QUOTA_EXCEEDED',
+      'INSUFFICIENT_STORAGE',
+      'FOLDER_NOT_FOUND',
+    ] as const;
+    const optionsSchema = (params?: z.ZodObject) => ({
+      summary: 'tus: the protocol version, extensions and size limit',
+      tags: [docs.tag],
+      ...(params ? { params } : {}),
+      response: { 204: noContent },
+    });
+    scope.options(base, { schema: optionsSchema(docs.params) }, options);
+    scope.options(`${base}/:id`, { schema: optionsSchema(uploadParams) }, options);
 
     const showsFileId = access.showsFileId ?? false;
     const append = async (
@@ -121,7 +145,22 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
       return result;
     };
 
-    scope.post(base, { ...guarded, config: { streamsBody: true } }, async (request, reply) => {
+    const createSchema = {
+      summary: 'tus: start a resumable upload',
+      description:
+        'The `Location` header of the answer names the upload; a body of type application/offset+octet-stream is its first piece.',
+      ...guard,
+      ...(docs.params ? { params: docs.params } : {}),
+      headers: z.object({
+        ...tusHeaders,
+        'upload-length': z.string().describe('Bytes'),
+        'upload-metadata': z.string().optional().describe('`filename` (required) and `parent` (a folder id), base64-encoded'),
+        ...checksum,
+      }),
+      response: { 201: noContent },
+      errors: [...refusals, ...storing, 'CONFLICT'],
+    } as const;
+    scope.post(base, { ...guarded, config: { streamsBody: true }, schema: createSchema }, async (request, reply) => {
       requireTusVersion(request);
       if (header(request, 'upload-defer-length') !== undefined) throw new InvalidError('Upload-Defer-Length is not supported');
       const lengthHeader = header(request, 'upload-length');
@@ -139,16 +178,39 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
       return reply.send();
     });
 
-    scope.head(`${base}/:id`, guarded, async (request, reply) => {
-      requireTusVersion(request);
-      const upload = await tus.settle(await access.find(request, parseInput(idParams, request.params).id));
-      stateHeaders(reply, upload, showsFileId);
-      void reply.header('upload-length', String(upload.length));
-      if (upload.metadata) void reply.header('upload-metadata', upload.metadata);
-      return reply.status(200).send();
-    });
+    const headSchema = {
+      summary: "tus: an upload's offset and length",
+      ...guard,
+      params: uploadParams,
+      headers: z.object(tusHeaders),
+      response: { 200: noContent },
+      errors: refusals,
+    } as const;
+    // An explicit HEAD, not a GET's twin: the reference lists it.
+    scope.head(
+      `${base}/:id`,
+      { ...guarded, schema: headSchema, config: { swagger: { exposeHeadRoute: true } } },
+      async (request, reply) => {
+        requireTusVersion(request);
+        const upload = await tus.settle(await access.find(request, parseInput(idParams, request.params).id));
+        stateHeaders(reply, upload, showsFileId);
+        void reply.header('upload-length', String(upload.length));
+        if (upload.metadata) void reply.header('upload-metadata', upload.metadata);
+        return reply.status(200).send();
+      },
+    );
 
-    scope.patch(`${base}/:id`, { ...guarded, config: { streamsBody: true } }, async (request, reply) => {
+    const patchSchema = {
+      summary: 'tus: store the next piece of an upload',
+      ...guard,
+      consumes: [OFFSET_TYPE],
+      params: uploadParams,
+      headers: z.object({ ...tusHeaders, 'upload-offset': z.string().describe('Bytes stored so far'), ...checksum }),
+      body: z.string().describe('binary'),
+      response: { 204: noContent },
+      errors: [...refusals, ...storing, 'UNSUPPORTED_MEDIA_TYPE'],
+    } as const;
+    scope.patch(`${base}/:id`, { ...guarded, config: { streamsBody: true }, schema: patchSchema }, async (request, reply) => {
       requireTusVersion(request);
       if (header(request, 'content-type') !== OFFSET_TYPE) {
         throw new DomainError('UNSUPPORTED_MEDIA_TYPE', `PATCH bodies must be ${OFFSET_TYPE}`);
@@ -162,7 +224,15 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
       return reply.status(204).send();
     });
 
-    scope.delete(`${base}/:id`, guarded, async (request, reply) => {
+    const deleteSchema = {
+      summary: 'tus: cancel an upload',
+      ...guard,
+      params: uploadParams,
+      headers: z.object(tusHeaders),
+      response: { 204: noContent },
+      errors: refusals,
+    } as const;
+    scope.delete(`${base}/:id`, { ...guarded, schema: deleteSchema }, async (request, reply) => {
       requireTusVersion(request);
       const upload = await access.find(request, parseInput(idParams, request.params).id);
       await tus.terminate(upload.ownerId, upload.id);
@@ -187,5 +257,6 @@ export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
     find: (request, id) => tus.get(authOf(request).accountId, id, null),
     ownerOf: (request) => authOf(request).accountId,
     showsFileId: true,
+    docs: { tag: 'uploads', security: [{ session: [] }], errors: ['UNAUTHENTICATED'] },
   });
 }

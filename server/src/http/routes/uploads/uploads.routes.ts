@@ -8,6 +8,7 @@ import type { UploadService } from '../../../services/uploads/upload.service.js'
 import { field, readMultipart, type Fields } from '../../multipart.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
+import { fileDto, folderDto, signedIn } from '../../api-schemas.js';
 import { presentFile } from '../files/files.presenter.js';
 import { presentFolder } from '../folders/folders.presenter.js';
 
@@ -65,7 +66,24 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
 
   app.post(
     '/file-service/upload',
-    { onRequest: refuseOversized, preHandler: deps.requireAuth, config: { streamsBody: true } },
+    {
+      onRequest: refuseOversized,
+      preHandler: deps.requireAuth,
+      config: { streamsBody: true },
+      schema: signedIn({
+        summary: 'Upload one file',
+        description: 'A multipart body: the fields first, then the `file` part.',
+        tags: ['uploads'],
+        consumes: ['multipart/form-data'],
+        body: z.object({
+          filename: z.string().optional(),
+          parent: parentRef.optional().describe("A folder id, or '/' (the default)"),
+          file: z.string().describe('binary'),
+        }),
+        response: { 201: fileDto },
+        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', 'QUOTA_EXCEEDED', 'INSUFFICIENT_STORAGE'],
+      }),
+    },
     async (request, reply): Promise<FileDto> => {
       const ownerId = authOf(request).accountId;
       const { results } = await readMultipart(request, { files: 1, fields: 20 }, async (stream, info, fields) => {
@@ -82,7 +100,19 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
 
   app.post(
     '/folder-service/upload',
-    { preHandler: deps.requireAuth, config: { streamsBody: true } },
+    {
+      preHandler: deps.requireAuth,
+      config: { streamsBody: true },
+      schema: signedIn({
+        summary: 'Upload a folder: many files with their relative paths',
+        description: 'A multipart body: a `file-data` JSON part before each file part names its path.',
+        tags: ['uploads'],
+        consumes: ['multipart/form-data'],
+        body: z.object({ parent: parentRef.optional(), 'file-data': z.array(fileData), file: z.array(z.string().describe('binary')) }),
+        response: { 201: z.object({ files: z.array(fileDto), folders: z.array(folderDto) }) },
+        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', 'FOLDER_TOO_DEEP', 'QUOTA_EXCEEDED', 'INSUFFICIENT_STORAGE'],
+      }),
+    },
     async (request, reply): Promise<{ files: FileDto[]; folders: FolderDto[] }> => {
       const upload = folderUploads.begin(authOf(request).accountId);
       // Each file-data part is parsed once, as it arrives; files find theirs by index.
