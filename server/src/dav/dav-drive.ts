@@ -186,7 +186,7 @@ export class DavDrive {
     return this.deps.data.asset(file);
   }
 
-  bytesUsed(ownerId: string): Promise<number> {
-    return this.deps.data.bytesUsed(ownerId);
+  bytesCharged(ownerId: string): Promise<number> {
+    return this.deps.data.bytesCharged(ownerId);
   }
 }

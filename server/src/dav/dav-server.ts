@@ -323,7 +323,7 @@ export class DavServer {
         ? propRequest.names.some((q) => q.ns === DAV_NS && q.local.startsWith('quota-'))
         : propRequest.kind === 'allprop' && propRequest.include.some((q) => q.ns === DAV_NS && q.local.startsWith('quota-'));
     if (wantsQuota) {
-      const used = await this.drive.bytesUsed(ownerId);
+      const used = await this.drive.bytesCharged(ownerId);
       ctx.quota = { used, available: this.options.quotaBytes === null ? null : Math.max(0, this.options.quotaBytes - used) };
     }
     const withDead = (items: DavItem[]) => this.withDead(ownerId, propRequest, items);

@@ -87,6 +87,13 @@ describe('tus creation reserves quota and open-upload places atomically', () => 
     expect((await me.dav.put('/dav/fits-too.bin', Buffer.alloc(50_000, 3))).status).toBe(201);
     // Replacing a file's content counts the reservation too.
     expect((await me.dav.put('/dav/fits-too.bin', Buffer.alloc(150_000, 4))).status).toBe(507);
+    // WebDAV clients are told of the reservation in the space used and left.
+    const quota = await me.dav.propfind(
+      '/dav/',
+      '0',
+      '<D:propfind xmlns:D="DAV:"><D:prop><D:quota-used-bytes/><D:quota-available-bytes/></D:prop></D:propfind>',
+    );
+    expect(quota.text).toContain(`<D:quota-used-bytes>${QUOTA}</D:quota-used-bytes><D:quota-available-bytes>0</D:quota-available-bytes>`);
 
     // Its own reservation does not count twice against the upload when its last byte arrives.
     const finished = await fetch(`${h.origin}${reserved.location!}`, {

@@ -56,8 +56,9 @@ export class DavDriveService {
     return this.deps.uow.repos.folders.isWithin(ownerId, innerId, outerId);
   }
 
-  bytesUsed(ownerId: string): Promise<number> {
-    return this.deps.uow.repos.files.bytesUsed(ownerId);
+  /** What the quota sees as used: files, trash, and the bytes unfinished resumable uploads reserved. */
+  bytesCharged(ownerId: string): Promise<number> {
+    return this.deps.uow.repos.files.bytesCharged(ownerId);
   }
 
   /** The whole decrypted content of a file, to store again as a copy. */
