@@ -79,7 +79,7 @@ describe('streaming routes that answer before the body has come', () => {
 
   const declared = 'Content-Length: 100000\r\n';
   const multipart = 'Content-Type: multipart/form-data; boundary=b\r\nuuid: u\r\n';
-  it.each([
+  it.concurrent.each([
     ['an anonymous WebDAV PUT', `PUT /dav/x.txt HTTP/1.1\r\nHost: h\r\n${declared}\r\n`, 401],
     ['an anonymous PROPFIND', `PROPFIND /dav/ HTTP/1.1\r\nHost: h\r\nDepth: 1\r\n${declared}\r\n`, 401],
     ['an anonymous upload', `POST /file-service/upload HTTP/1.1\r\nHost: h\r\n${multipart}${declared}\r\n`, 401],
@@ -101,7 +101,7 @@ describe('streaming routes that answer before the body has come', () => {
     expect(result.closedAfterMs).not.toBeNull();
   });
 
-  it('a signed-in WebDAV PUT refused before its body is read closes the connection too', async () => {
+  it.concurrent('a signed-in WebDAV PUT refused before its body is read closes the connection too', async () => {
     const result = await trickle(h.origin, `PUT /dav/missing/x.txt HTTP/1.1\r\nHost: h\r\nAuthorization: ${basic(me)}\r\n${declared}\r\n`);
     expect(statusOf(result.head), result.head).toBe(409);
     expect(result.closedAfterMs).not.toBeNull();
