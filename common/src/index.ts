@@ -10,3 +10,5 @@ export * from './api/folders.js';
 export * from './api/search.js';
 export * from './api/share-links.js';
 export * from './api/activity.js';
+export * from './api/admin.js';
+export * from './api/item-shares.js';

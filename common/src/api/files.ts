@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import type { FolderDto } from './folders.js';
+import type { SharedAccessDto } from './item-shares.js';
 import { SORT_ORDERS, id, parentRef } from './shared.js';
 
 export type LinkType = 'public' | 'one';
@@ -27,6 +28,8 @@ export interface FileDto {
     link?: string;
     trashed: boolean;
   };
+  /** Reached through a share from another account: whose it is and what the caller may do. */
+  shared?: SharedAccessDto;
 }
 
 export interface SuggestedListResponse {

@@ -1,3 +1,4 @@
+import type { SharedAccessDto } from './item-shares.js';
 import { z } from 'zod';
 import { SORT_ORDERS, id, parentRef } from './shared.js';
 
@@ -11,6 +12,8 @@ export interface FolderDto {
   createdAt: string;
   updatedAt: string;
   trashed: boolean;
+  /** Reached through a share from another account: whose it is and what the caller may do. */
+  shared?: SharedAccessDto;
 }
 
 const flag = z

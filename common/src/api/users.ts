@@ -1,12 +1,22 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { VALIDATION_MESSAGES, isEmailFormatValid } from '../validation.js';
+import type { AccountRole } from './admin.js';
 
 /** The user as the API shows it: `_id`, `email`, `emailVerified`. */
 export interface UserDto {
   _id: string;
   email: string;
   emailVerified: boolean;
+  /** Absent in answers that predate roles; `admin` opens the admin area. */
+  role?: AccountRole;
+}
+
+/** Settings' storage bar: bytes by kind against the quota in force (null: none). */
+export interface StorageUsageDto {
+  usedBytes: number;
+  quotaBytes: number | null;
+  bytes: { files: number; trash: number; versions: number };
 }
 
 export interface UserDetailedDto extends UserDto {
@@ -40,7 +50,12 @@ const anyEmail = z.string().trim().min(1).max(LIMITS.emailMax);
 const token = z.string().min(1).max(512);
 
 // Key order is the order the create-account form checks (password rules first, then e-mail): zod reports issues in it.
-export const createAccountBody = z.object({ password, email });
+export const createAccountBody = z.object({
+  password,
+  email,
+  /** The token of an invitation link: sign-up by invitation, the address taken as verified. */
+  invitation: z.string().min(1).max(128).optional(),
+});
 export const loginBody = z.object({ email: anyEmail, password: anyPassword });
 export const changePasswordBody = z.object({ oldPassword: anyPassword, newPassword: password });
 export const verifyEmailBody = z.object({ emailToken: token });

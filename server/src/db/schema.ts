@@ -14,6 +14,53 @@ export interface AccountTable {
   resetEmailSentAt: number | null;
   createdAt: number;
   updatedAt: number;
+  role: AccountRole;
+  /** Set while the account is disabled: it cannot sign in, and its sessions, app passwords and links stop. */
+  disabledAt: number | null;
+  /** Set when an administrator deleted the account; a background job removes its files, then the row. */
+  deletedAt: number | null;
+  /** Bytes the account may store; null means the server's default quota. */
+  quotaBytes: number | null;
+  /** Last authenticated request, kept to the minute. */
+  lastActiveAt: number | null;
+}
+
+export type AccountRole = 'admin' | 'user';
+
+/** A server setting an administrator changed (see services/admin/server-settings.ts); `value` is JSON. */
+export interface ServerSettingTable {
+  key: string;
+  value: string;
+  updatedAt: number;
+}
+
+/** An invitation to create an account with this e-mail; only a hash of the link's token is kept. */
+export interface InvitationTable {
+  id: string;
+  email: string;
+  emailKey: string;
+  tokenHash: string;
+  invitedBy: string | null;
+  createdAt: number;
+  /** When the mail last went out; null when the link was only copied. */
+  sentAt: number | null;
+  expiresAt: number;
+  acceptedAt: number | null;
+  revokedAt: number | null;
+}
+
+export type ShareRole = 'viewer' | 'editor';
+
+/** A file or folder of `ownerId` shared with another account. */
+export interface ItemShareTable {
+  id: string;
+  ownerId: string;
+  itemType: 'file' | 'folder';
+  itemId: string;
+  recipientId: string;
+  role: ShareRole;
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface SessionTable {
@@ -200,6 +247,9 @@ export interface Database {
   integrityState: IntegrityStateTable;
   securityEvent: SecurityEventTable;
   driveVersion: DriveVersionTable;
+  serverSetting: ServerSettingTable;
+  invitation: InvitationTable;
+  itemShare: ItemShareTable;
 }
 
 /**

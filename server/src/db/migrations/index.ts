@@ -23,6 +23,7 @@ import * as sqliteRecentInListOrder from './2026_11_30_0800_sqlite_recent_in_lis
 import * as sqliteShortNameTerms from './2026_12_01_0900_sqlite_short_name_terms.js';
 import * as fileCrc32 from './2026_12_02_1000_file_crc32.js';
 import * as knownDevice from './2026_12_03_1100_known_device.js';
+import * as households from './2026_12_04_1200_households.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_01_0900_sqlite_short_name_terms': sqliteShortNameTerms,
   '2026_12_02_1000_file_crc32': fileCrc32,
   '2026_12_03_1100_known_device': knownDevice,
+  '2026_12_04_1200_households': households,
 };

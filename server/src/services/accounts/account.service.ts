@@ -99,6 +99,11 @@ export class AccountService {
       resetEmailSentAt: null,
       createdAt: now,
       updatedAt: now,
+      role: 'user',
+      disabledAt: null,
+      deletedAt: null,
+      quotaBytes: null,
+      lastActiveAt: now,
     };
     if (!(await this.accounts.insert(account))) throw new ConflictError('EMAIL_EXISTS', 'Email already exists');
     const emailSent = this.mailer ? await this.trySend(account, 'verify-email', caller.log) : false;
