@@ -51,3 +51,23 @@ export const sharedKeys = {
 export const activityKeys = {
   all: ['activity'] as const,
 };
+
+/** The admin area: accounts, server settings, overview. Invalidate `all` after any change to an account. */
+export const adminKeys = {
+  all: ['admin'] as const,
+  users: (params: Record<string, unknown>) => [...adminKeys.all, 'users', params] as const,
+  settings: () => [...adminKeys.all, 'settings'] as const,
+  overview: () => [...adminKeys.all, 'overview'] as const,
+};
+
+/** Invitations the account sent, and the public preview of one link. */
+export const invitationKeys = {
+  all: ['invitations'] as const,
+  list: () => [...invitationKeys.all, 'list'] as const,
+  preview: (token: string) => ['invitation-preview', token] as const,
+};
+
+/** The account's storage use against its quota (Settings → Storage, the check before uploads). */
+export const storageKeys = {
+  all: ['storage'] as const,
+};
