@@ -17,6 +17,7 @@ export const routes: RouteObject[] = [
       { path: 'reset-password/:token', lazy: () => import('./routes/reset-password.$token') },
       { path: 'public-download/:id/:tempToken', lazy: () => import('./routes/public-download.$id.$tempToken') },
       { path: 's/:token', lazy: () => import('./routes/s.$token') },
+      { path: 'invite/:token', lazy: () => import('./routes/invite.$token') },
       {
         Component: RequireAuth,
         children: [

@@ -1,0 +1,5 @@
+import { InvitationSignupPage } from '../features/invitation/InvitationSignupPage';
+
+export function Component() {
+  return <InvitationSignupPage />;
+}
