@@ -36,6 +36,7 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'settings', lazy: () => import('./routes/settings') },
+          { path: 'admin', lazy: () => import('./routes/admin') },
         ],
       },
       { path: '*', lazy: () => import('./routes/not-found') },

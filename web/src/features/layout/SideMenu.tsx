@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { NavLink, useLocation } from 'react-router';
-import { HomeIcon, PhotoIcon, SettingsIcon, ShareIcon, TrashIcon } from '../../components/icons';
+import { AdminIcon, HomeIcon, PhotoIcon, SettingsIcon, ShareIcon, TrashIcon } from '../../components/icons';
+import { useAppSelector } from '../../state/hooks';
 import { AddNewMenu } from './AddNewMenu';
 import { sectionOf, type Section } from './sections';
 
@@ -27,9 +28,10 @@ function MenuItem({ to, label, icon: Icon, active, danger, className = '' }: Ite
   );
 }
 
-/** ADD NEW, Home, Media, Shared, Settings (small screens only) and Trash in red. */
+/** ADD NEW, Home, Media, Shared, Settings (small screens only), Trash in red, and Admin for administrators. */
 export function SideMenu() {
   const { pathname } = useLocation();
+  const isAdmin = useAppSelector((state) => state.user.user?.role === 'admin');
   const section: Section | 'settings' | 'shared' =
     pathname === '/settings' ? 'settings' : pathname === '/shared' ? 'shared' : sectionOf(pathname);
   return (
@@ -43,6 +45,7 @@ export function SideMenu() {
         <MenuItem to="/shared" label="Shared" icon={ShareIcon} active={section === 'shared'} />
         <MenuItem to="/settings" label="Settings" icon={SettingsIcon} active={section === 'settings'} className="md:hidden" />
         <MenuItem to="/trash" label="Trash" icon={TrashIcon} active={section === 'trash'} danger />
+        {isAdmin && <MenuItem to="/admin" label="Admin" icon={AdminIcon} active={pathname === '/admin'} />}
       </div>
     </nav>
   );

@@ -1,0 +1,5 @@
+import { AdminPage } from '../features/admin/AdminPage';
+
+export function Component() {
+  return <AdminPage />;
+}
