@@ -5,10 +5,12 @@ import { AppPasswordsSection } from './AppPasswordsSection';
 import { GeneralSection } from './GeneralSection';
 import { RecentActivitySection } from './RecentActivitySection';
 import { SettingsSidebar, type SettingsTab } from './SettingsSidebar';
+import { StorageSection } from './StorageSection';
 
 const TITLES: Record<SettingsTab, string> = {
   account: 'Account',
   general: 'General',
+  storage: 'Storage',
   'app-passwords': 'App passwords',
   activity: 'Recent activity',
 };
@@ -25,6 +27,7 @@ export function SettingsPage() {
             <h1 className="mb-2 text-2xl font-normal text-ink">{TITLES[tab]}</h1>
             {tab === 'account' && <AccountSection />}
             {tab === 'general' && <GeneralSection />}
+            {tab === 'storage' && <StorageSection />}
             {tab === 'app-passwords' && <AppPasswordsSection />}
             {tab === 'activity' && <RecentActivitySection />}
           </div>
