@@ -8,6 +8,7 @@ import { addUpload, cancelUpload, completeUpload, setUploadProgress } from '../.
 import { organizeApi } from '../organize/organize.api';
 import { directorySegments, ensureFolderPath, folderIdsByPath, planFolderUpload } from './folder-upload-plan';
 import { createProgressThrottle } from './progress-throttle';
+import { isQuotaExceeded, reportQuotaExceeded } from './storage-room';
 import { registerResumable, registerUpload, releaseUpload } from './upload-controllers';
 
 /** What an upload needs from the page that starts it. */
@@ -23,11 +24,13 @@ const newUploadId = () => `${Date.now().toString(36)}-${(++sequence).toString(36
 
 interface UploadJob {
   id: string;
+  /** Bytes it sends, for the message when the quota refuses them. */
+  size: number;
   send: (signal: AbortSignal, onProgress: (fraction: number) => void) => Promise<unknown>;
   refetchFolders: boolean;
 }
 
-/** Runs one upload: throttled progress, completed on success, canceled (silently) on failure or abort. */
+/** Runs one upload: throttled progress, completed on success, canceled on failure or abort (silently, unless the quota refused it). */
 async function runUpload(job: UploadJob, { dispatch, queryClient }: UploadContext): Promise<void> {
   const signal = registerUpload(job.id);
   const throttle = createProgressThrottle(TIMINGS.uploadProgressThrottleMs, (progress) =>
@@ -37,9 +40,10 @@ async function runUpload(job: UploadJob, { dispatch, queryClient }: UploadContex
     await job.send(signal, (fraction) => throttle.push(Math.round(fraction * 100)));
     throttle.stop();
     dispatch(completeUpload(job.id));
-  } catch {
+  } catch (error) {
     throttle.stop();
     dispatch(cancelUpload(job.id));
+    if (isQuotaExceeded(error)) void reportQuotaExceeded(queryClient, job.size);
   } finally {
     releaseUpload(job.id);
   }
@@ -60,7 +64,7 @@ function startFile(context: UploadContext, file: File, into: string): void {
         return upload.done;
       }
     : (signal, onProgress) => uploadFile(file, into, id, { signal, onProgress });
-  void runUpload({ id, refetchFolders: false, send }, context);
+  void runUpload({ id, size: file.size, refetchFolders: false, send }, context);
 }
 
 export function uploadFiles(context: UploadContext, files: File[], into: string): void {
@@ -75,7 +79,8 @@ export function uploadFolderFiles(context: UploadContext, files: FolderUploadFil
   const id = newUploadId();
   const name = files[0]?.path.split('/')[0] || 'Folder';
   const { small, large } = planFolderUpload(files);
-  context.dispatch(addUpload({ id, name, type: 'folder', size: small.reduce((sum, f) => sum + f.file.size, 0) }));
+  const size = small.reduce((sum, f) => sum + f.file.size, 0);
+  context.dispatch(addUpload({ id, name, type: 'folder', size }));
   const send: UploadJob['send'] = async (signal, onProgress) => {
     const made = small.length > 0 ? await uploadFolder(small, into, { signal, onProgress }) : { folders: [] };
     const known = folderIdsByPath(made.folders, into);
@@ -84,5 +89,5 @@ export function uploadFolderFiles(context: UploadContext, files: FolderUploadFil
       startFile(context, file, await ensureFolderPath(directorySegments(path), into, known, organizeApi.createFolder));
     }
   };
-  void runUpload({ id, refetchFolders: true, send }, context);
+  void runUpload({ id, size, refetchFolders: true, send }, context);
 }

@@ -5,11 +5,14 @@ import type { FolderUploadFile } from '../../api/uploads.api';
 import { lazyModule } from '../../components/lazy-module';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { cancelUpload, resetUploads, setUploadPaused } from '../../state/upload.slice';
+import { ensureStorageRoom } from './storage-room';
 import { abortAllUploads, abortUpload, resumableOf } from './upload-controllers';
 import { uploadParentOf } from './upload-target';
 
 /** What sends uploads (requests, tus, folder plans) is not needed to draw a page: it loads with the first upload. */
 const runner = lazyModule(() => import('./upload-runner'));
+
+const totalSize = (files: File[]) => files.reduce((sum, file) => sum + file.size, 0);
 
 /** Starting, cancelling and clearing uploads into the folder on screen. */
 export function useUploader() {
@@ -21,16 +24,26 @@ export function useUploader() {
   const owner = useAppSelector((state) => state.user.user?._id ?? '');
 
   const uploadFiles = useCallback(
-    /** `into`: the folder of an interrupted upload being resumed, rather than the one on screen. */
-    (files: File[], into: string = parent) => {
-      void runner.load().then((run) => run.uploadFiles({ dispatch, queryClient, owner }, files, into));
+    /**
+     * `into`: the folder of an interrupted upload being resumed, rather than the one on screen. A
+     * resumed upload is not checked against the quota: the server counts its bytes already.
+     */
+    (files: File[], into?: string) => {
+      const start = () => runner.load().then((run) => run.uploadFiles({ dispatch, queryClient, owner }, files, into ?? parent));
+      if (into !== undefined) void start();
+      else
+        void ensureStorageRoom(queryClient, totalSize(files)).then((fits) => {
+          if (fits) void start();
+        });
     },
     [dispatch, queryClient, owner, parent],
   );
 
   const uploadFolder = useCallback(
     (files: FolderUploadFile[]) => {
-      void runner.load().then((run) => run.uploadFolderFiles({ dispatch, queryClient, owner }, files, parent));
+      void ensureStorageRoom(queryClient, totalSize(files.map((f) => f.file))).then((fits) => {
+        if (fits) void runner.load().then((run) => run.uploadFolderFiles({ dispatch, queryClient, owner }, files, parent));
+      });
     },
     [dispatch, queryClient, owner, parent],
   );

@@ -1,0 +1,75 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { AppProviders, createQueryClient } from '../../app/AppProviders';
+import { createAppStore } from '../../state/store';
+import { errorBody, onRequest, requestsTo } from '../../test/http-mock';
+import { UploadPanel } from './UploadPanel';
+import { useUploadPickers } from './useUploadPickers';
+
+function Pickers() {
+  return useUploadPickers().inputs;
+}
+
+function renderUploads() {
+  const router = createMemoryRouter([{ path: '*', element: [<Pickers key="p" />, <UploadPanel key="u" />] }], {
+    initialEntries: ['/home'],
+  });
+  render(
+    <AppProviders store={createAppStore()} queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+}
+
+const MB = 1024 ** 2;
+const sized = (name: string, bytes: number, relativePath = '') => {
+  const file = new File(['x'], name, { type: 'text/plain' });
+  Object.defineProperty(file, 'size', { value: bytes });
+  if (relativePath) Object.defineProperty(file, 'webkitRelativePath', { value: relativePath });
+  return file;
+};
+const pick = (testId: string, files: File[]) => fireEvent.change(screen.getByTestId(testId), { target: { files } });
+const storage = (usedBytes: number, quotaBytes: number | null) => ({
+  status: 200,
+  data: { usedBytes, quotaBytes, bytes: { files: usedBytes, trash: 0, versions: 0 } },
+});
+
+describe('uploads and the quota', () => {
+  it('sends no byte when the chosen files need more than is left, and says how much', async () => {
+    onRequest('GET', '/user-service/storage', storage(90 * MB, 100 * MB));
+    onRequest('POST', '/file-service/upload', { status: 201, data: {} });
+    renderUploads();
+    pick('upload-files-input', [sized('a.bin', 6 * MB), sized('b.bin', 6 * MB)]);
+    expect(await screen.findByText('Not enough storage: this upload needs 12 MB but only 10 MB is left')).toBeTruthy();
+    expect(requestsTo('POST', '/file-service/upload')).toHaveLength(0);
+    expect(screen.queryAllByTestId('upload-row')).toHaveLength(0);
+  });
+
+  it('checks a folder upload as a whole', async () => {
+    onRequest('GET', '/user-service/storage', storage(95 * MB, 100 * MB));
+    onRequest('POST', '/folder-service/upload', { status: 201, data: { files: [], folders: [] } });
+    renderUploads();
+    pick('upload-folder-input', [sized('a.txt', 3 * MB, 'Trip/a.txt'), sized('b.txt', 3 * MB, 'Trip/b.txt')]);
+    expect(await screen.findByText('Not enough storage: this upload needs 6 MB but only 5 MB is left')).toBeTruthy();
+    expect(requestsTo('POST', '/folder-service/upload')).toHaveLength(0);
+  });
+
+  it('uploads what fits, and anything when there is no quota', async () => {
+    onRequest('GET', '/user-service/storage', storage(90 * MB, null));
+    onRequest('POST', '/file-service/upload', { status: 201, data: {} });
+    renderUploads();
+    pick('upload-files-input', [sized('big.bin', 5 * MB)]);
+    await screen.findByRole('heading', { name: 'Uploaded 1 file(s)' });
+    expect(requestsTo('POST', '/file-service/upload')).toHaveLength(1);
+  });
+
+  it('explains a 413 QUOTA_EXCEEDED from the server in the same words', async () => {
+    onRequest('GET', '/user-service/storage', storage(90 * MB, 100 * MB), storage(98 * MB, 100 * MB));
+    onRequest('POST', '/file-service/upload', { status: 413, data: errorBody('QUOTA_EXCEEDED', 'Quota exceeded') });
+    renderUploads();
+    pick('upload-files-input', [sized('late.bin', 4 * MB)]);
+    expect(await screen.findByText('Not enough storage: this upload needs 4 MB but only 2 MB is left')).toBeTruthy();
+    expect(screen.queryByText('QUOTA_EXCEEDED')).toBeNull();
+  });
+});

@@ -1,0 +1,50 @@
+import type { StorageUsageDto } from '@nimbus/common';
+import type { QueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../api/api-error';
+import { storageKeys } from '../../api/query-keys';
+import { fetchStorage } from '../../api/storage.api';
+import { formatBytes } from '../format/format-size';
+import { toast } from '../notifications/toast';
+
+export function notEnoughStorageMessage(needed: number, left: number): string {
+  return `Not enough storage: this upload needs ${formatBytes(needed)} but only ${formatBytes(Math.max(0, left))} is left`;
+}
+
+/** One message however many uploads of a batch the quota stops. */
+const QUOTA_TOAST = 'quota-exceeded';
+
+const bytesLeft = (usage: StorageUsageDto) => (usage.quotaBytes === null ? Infinity : usage.quotaBytes - usage.usedBytes);
+
+/**
+ * Whether `needed` bytes fit in what the quota leaves; says why not when they do not. Without a
+ * quota, or when the use cannot be read, the upload goes ahead and the server has the last word.
+ */
+export async function ensureStorageRoom(queryClient: QueryClient, needed: number): Promise<boolean> {
+  let usage: StorageUsageDto;
+  try {
+    usage = await fetchStorage(queryClient);
+  } catch {
+    return true;
+  }
+  const left = bytesLeft(usage);
+  if (needed <= left) return true;
+  toast.error(notEnoughStorageMessage(needed, left), { toastId: QUOTA_TOAST });
+  return false;
+}
+
+/** A refusal of the quota, from a plain request (ApiError) or a resumable one (tus keeps the response). */
+export function isQuotaExceeded(error: unknown): boolean {
+  if (error instanceof ApiError) return error.code === 'QUOTA_EXCEEDED' || error.status === 413;
+  const response = (error as { originalResponse?: { getStatus?: () => number } | null } | null)?.originalResponse;
+  return response?.getStatus?.() === 413;
+}
+
+/** The server refused an upload for the quota: say so with the figures, read afresh. */
+export async function reportQuotaExceeded(queryClient: QueryClient, needed: number): Promise<void> {
+  await queryClient.invalidateQueries({ queryKey: storageKeys.all });
+  const left = await fetchStorage(queryClient).then(bytesLeft, () => Infinity);
+  const message = Number.isFinite(left)
+    ? notEnoughStorageMessage(needed, left)
+    : `Not enough storage: this upload needs ${formatBytes(needed)}`;
+  toast.error(message, { toastId: QUOTA_TOAST });
+}
