@@ -71,3 +71,10 @@ export const invitationKeys = {
 export const storageKeys = {
   all: ['storage'] as const,
 };
+
+/** Shares between accounts: who an item is shared with (owner's view), and what is shared with me. */
+export const itemShareKeys = {
+  all: ['item-shares'] as const,
+  forItem: (itemType: 'file' | 'folder', itemId: string) => [...itemShareKeys.all, 'item', itemType, itemId] as const,
+  sharedWithMe: () => [...itemShareKeys.all, 'shared-with-me'] as const,
+};

@@ -6,9 +6,11 @@ import { resetSelected } from '../../state/selection.slice';
 import { extensionBadge, shortenMiddle } from '../format/file-name';
 import { formatDay } from '../format/format-date';
 import { formatBytes } from '../format/format-size';
+import { ROLE_LABELS } from '../item-shares/share-messages';
 
 /** The links part (its queries, list and dialogs) is not needed to draw the page: it loads once the panel is on screen. */
 const itemLinks = lazyModule(() => import('../share-links/ItemLinks'));
+const peopleWithAccess = lazyModule(() => import('../item-shares/PeopleWithAccess'));
 
 /** Longest name the panel shows before shortening it in the middle with an ellipsis. */
 export const PANEL_NAME_MAX = 66;
@@ -28,6 +30,8 @@ export function DetailPanel() {
   const dispatch = useAppDispatch();
   const { file, folder } = useAppSelector((state) => state.selection.mainSection);
   const ItemLinks = useLazyModule(itemLinks)?.ItemLinks;
+  const PeopleWithAccess = useLazyModule(peopleWithAccess)?.PeopleWithAccess;
+  const shared = file?.shared ?? folder?.shared;
 
   return (
     <aside aria-label="Details" className="hidden w-72 shrink-0 flex-col overflow-y-auto rounded-2xl bg-white p-5 xl:mr-4 xl:mb-4 xl:flex">
@@ -72,11 +76,27 @@ export function DetailPanel() {
                 </>
               )
             )}
+            {shared && (
+              <>
+                <Row label="Owner" value={shared.owner.email} />
+                <Row label="Your access" value={ROLE_LABELS[shared.role]} />
+              </>
+            )}
           </dl>
-          {!ItemLinks ? null : file ? (
+          {/* Links and people with access are the owner's to see and change. */}
+          {shared || !ItemLinks ? null : file ? (
             <ItemLinks key={file._id} item={{ type: 'file', id: file._id, name: file.filename }} />
           ) : (
             folder && <ItemLinks key={folder._id} item={{ type: 'folder', id: folder._id, name: folder.name }} />
+          )}
+          {!shared && PeopleWithAccess && (file || folder) && (
+            <div className="mt-6 border-t border-gray-100 pt-4">
+              <PeopleWithAccess
+                key={file?._id ?? folder?._id}
+                compact
+                item={file ? { itemType: 'file', itemId: file._id } : { itemType: 'folder', itemId: folder!._id }}
+              />
+            </div>
           )}
         </>
       )}

@@ -7,6 +7,7 @@ import { useAppDispatch } from '../../state/hooks';
 import { resetShareSelected } from '../../state/selection.slice';
 import { toast } from '../notifications/toast';
 import { copyText } from '../popups/file-format';
+import { PeopleWithAccess } from '../item-shares/PeopleWithAccess';
 import { FILE_MESSAGES } from '../popups/file-messages';
 import { PopupCard } from '../popups/PopupCard';
 import { LinkOptionsDialog } from '../share-links/LinkOptionsDialog';
@@ -67,6 +68,8 @@ export function SharePopup({ file }: { file: FileDto }) {
       <p className="mt-2 text-sm text-muted" data-testid="permission-help">
         {current.help}
       </p>
+      {/* Other accounts of this server, beside the link; only the owner sees or changes them. */}
+      {!file.shared && <PeopleWithAccess item={{ itemType: 'file', itemId: file._id }} />}
       <div className="mt-6 flex items-center justify-between gap-2">
         {/* Links with a password, an expiry or a download limit: beside the file's one link, never instead of it. */}
         <Button variant="text" className="px-3" onClick={() => setMoreOptions(true)}>
