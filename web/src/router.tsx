@@ -33,6 +33,7 @@ export const routes: RouteObject[] = [
               { path: 'media', lazy: () => import('./routes/media') },
               { path: 'search-media/:query', lazy: () => import('./routes/search-media.$query') },
               { path: 'shared', lazy: () => import('./routes/shared') },
+              { path: 'shared-with-me', lazy: () => import('./routes/shared-with-me') },
             ],
           },
           { path: 'settings', lazy: () => import('./routes/settings') },

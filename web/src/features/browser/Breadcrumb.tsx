@@ -7,7 +7,11 @@ import { folderKeys } from '../../api/query-keys';
 import { useItemMenu } from '../context-menu/useItemMenu';
 import { driveApi, ROOT } from '../../api/drive.api';
 import { folderItem, folderPath } from '../../api/drive-items';
+import { useFolderInfoQuery } from './drive.queries';
 import { RESTORE_SCROLL } from './useScrollMemory';
+
+/** Where the recipient's breadcrumbs start (the "Shared with me" page). */
+export const SHARED_WITH_ME_PATH = '/shared-with-me';
 
 interface BreadcrumbProps {
   /** The open folder, or undefined while it loads. */
@@ -19,9 +23,12 @@ interface BreadcrumbProps {
 export function Breadcrumb({ folder, inTrash }: BreadcrumbProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const root = inTrash ? '/trash' : '/home';
+  const shared = folder?.shared;
+  const root = shared ? SHARED_WITH_ME_PATH : inTrash ? '/trash' : '/home';
 
   const back = async () => {
+    // Above the shared folder are the owner's folders, which the recipient never sees.
+    if (shared && folder?._id === shared.rootId) return void navigate(root, { state: RESTORE_SCROLL });
     const parent = folder?.parent ?? ROOT;
     if (parent === ROOT) return void navigate(root, { state: RESTORE_SCROLL });
     if (!inTrash) return void navigate(folderPath(parent, false), { state: RESTORE_SCROLL });
@@ -44,11 +51,35 @@ export function Breadcrumb({ folder, inTrash }: BreadcrumbProps) {
         <ArrowBackIcon className="size-6" />
       </button>
       <Link to={root} className="shrink-0 rounded-full px-2 py-1.5 text-lg hover:bg-black/5">
-        {inTrash ? 'Trash' : 'Home'}
+        {shared ? 'Shared with me' : inTrash ? 'Trash' : 'Home'}
       </Link>
       <ChevronRightIcon className="size-5 shrink-0 text-muted" />
+      {shared && folder && folder._id !== shared.rootId && (
+        <ShareRootCrumb rootId={shared.rootId} parentIsRoot={folder.parent === shared.rootId} />
+      )}
       {folder ? <CurrentFolder folder={folder} /> : <span className="h-6 w-32 animate-pulse rounded bg-gray-100" />}
     </nav>
+  );
+}
+
+/** The shared folder the recipient's view starts at, then "…" when folders lie between it and the open one. */
+function ShareRootCrumb({ rootId, parentIsRoot }: { rootId: string; parentIsRoot: boolean }) {
+  const root = useFolderInfoQuery(rootId);
+  return (
+    <>
+      <Link to={folderPath(rootId, false)} className="min-w-0 shrink truncate rounded-full px-2 py-1.5 text-lg hover:bg-black/5">
+        {root.data?.name ?? 'Shared folder'}
+      </Link>
+      <ChevronRightIcon className="size-5 shrink-0 text-muted" />
+      {!parentIsRoot && (
+        <>
+          <span aria-hidden="true" className="px-1 text-lg text-muted">
+            …
+          </span>
+          <ChevronRightIcon className="size-5 shrink-0 text-muted" />
+        </>
+      )}
+    </>
   );
 }
 

@@ -1,5 +1,7 @@
 import { useRef, type MouseEvent } from 'react';
-import { FolderIcon } from '../../components/icons';
+import type { SharedAccessDto } from '@nimbus/common';
+import { FolderIcon, ShareIcon } from '../../components/icons';
+import { ROLE_LABELS } from '../item-shares/share-messages';
 import { Spinner } from '../../components/Spinner';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { resetSelected } from '../../state/selection.slice';
@@ -63,6 +65,7 @@ export function BrowserPage(props: BrowserPageProps) {
       <div className="px-4 pb-28 sm:px-6">
         <h1 className="sr-only">{pageTitleOf(props, folder.data?.name)}</h1>
         {folderId && <Breadcrumb folder={folder.data} inTrash={section === 'trash'} />}
+        {folder.data?.shared && <SharedByLine shared={folder.data.shared} />}
         {folder.isError && <MissingFolder />}
         {section === 'trash' && <TrashNotice />}
         {isHomeRoot && <QuickAccess />}
@@ -71,11 +74,23 @@ export function BrowserPage(props: BrowserPageProps) {
             <Spinner label="Loading folders" />
           </div>
         ) : (
-          <FoldersSection title={folderTitleOf(props, folders.data?.length ?? 0)} folders={folders.data ?? []} />
+          <FoldersSection title={folderTitleOf(props, folders.data?.length ?? 0)} folders={folders.data ?? []} markShared={!!search} />
         )}
-        <FilesSection title={filesTitleOf(props)} scope={scope} scrollRef={scrollRef} />
+        <FilesSection title={filesTitleOf(props)} scope={scope} scrollRef={scrollRef} markShared={!!search} />
       </div>
     </div>
+  );
+}
+
+/** Whose shared folder this is and what the account may do in it. */
+function SharedByLine({ shared }: { shared: SharedAccessDto }) {
+  return (
+    <p data-testid="shared-by" className="mt-1 ml-12 flex items-center gap-2 text-sm text-muted">
+      <ShareIcon className="size-4 shrink-0" />
+      <span className="truncate">
+        Shared by {shared.owner.email} · {ROLE_LABELS[shared.role]}
+      </span>
+    </p>
   );
 }
 

@@ -6,6 +6,7 @@ import { useItemInteractions } from '../selection/useItemInteractions';
 import { ExtensionBadge, FileThumbnail } from './FileThumbnail';
 import { fileItem } from '../../api/drive-items';
 import { MoreButton } from './MoreButton';
+import { SharedBadge } from './SharedBadge';
 import { useOpenItem } from './useOpenItem';
 
 /** Height of a file card in the grid. */
@@ -16,8 +17,17 @@ const itemClass = (selected: boolean) =>
     selected ? 'bg-selected' : 'bg-[#f0f4f9] hover:bg-[#e1e5ea]'
   }`;
 
+interface FileCardProps {
+  file: FileDto;
+  quick?: boolean;
+  /** Show the "Shared" badge when the file is another account's. */
+  markShared?: boolean;
+  /** Replaces the created date under the thumbnail (e.g. who shared it, and when). */
+  subtitle?: string;
+}
+
 /** A file in the grid (and the Quick Access strip): name, thumbnail or extension, created date and its menu. */
-export const FileCard = memo(function FileCard({ file, quick = false }: { file: FileDto; quick?: boolean }) {
+export const FileCard = memo(function FileCard({ file, quick = false, markShared = false, subtitle }: FileCardProps) {
   const item = fileItem(file);
   const { openFile } = useOpenItem();
   const menu = useItemMenu(item);
@@ -44,10 +54,13 @@ export const FileCard = memo(function FileCard({ file, quick = false }: { file: 
         <span className="min-w-0 flex-1 truncate text-sm font-medium text-ink" title={file.filename}>
           {file.filename}
         </span>
+        {markShared && file.shared && <SharedBadge />}
         <MoreButton name={file.filename} onOpen={menu.open} />
       </div>
       <FileThumbnail file={file} className="mx-2 h-[112px] shrink-0 rounded-lg bg-white" />
-      <p className="truncate px-3 pt-2 text-xs text-muted">Created {formatListDate(file.uploadDate)}</p>
+      <p className="truncate px-3 pt-2 text-xs text-muted" title={subtitle}>
+        {subtitle ?? `Created ${formatListDate(file.uploadDate)}`}
+      </p>
       {menu.element}
     </div>
   );

@@ -7,6 +7,7 @@ import { useItemInteractions } from '../selection/useItemInteractions';
 import { ExtensionBadge } from './FileThumbnail';
 import { fileItem } from '../../api/drive-items';
 import { MoreButton } from './MoreButton';
+import { SharedBadge } from './SharedBadge';
 import { useOpenItem } from './useOpenItem';
 
 export const FILE_ROW_HEIGHT = 52;
@@ -30,7 +31,17 @@ export function FileListHeader() {
 }
 
 /** A file in list view. */
-export const FileRow = memo(function FileRow({ file }: { file: FileDto }) {
+export const FileRow = memo(function FileRow({
+  file,
+  markShared = false,
+  subtitle,
+}: {
+  file: FileDto;
+  /** Show the "Shared" badge when the file is another account's. */
+  markShared?: boolean;
+  /** A second line under the name (e.g. who shared it, and when). */
+  subtitle?: string;
+}) {
   const item = fileItem(file);
   const { openFile } = useOpenItem();
   const menu = useItemMenu(item);
@@ -50,9 +61,13 @@ export const FileRow = memo(function FileRow({ file }: { file: FileDto }) {
     >
       <span role="gridcell" className="flex min-w-0 items-center gap-3">
         <ExtensionBadge filename={file.filename} compact />
-        <span className="truncate text-ink" title={file.filename}>
-          {file.filename}
+        <span className="flex min-w-0 flex-col">
+          <span className="truncate text-ink" title={file.filename}>
+            {file.filename}
+          </span>
+          {subtitle && <span className="truncate text-xs text-muted">{subtitle}</span>}
         </span>
+        {markShared && file.shared && <SharedBadge />}
       </span>
       <span role="gridcell" className="truncate text-muted">
         {formatBytes(file.length)}

@@ -17,10 +17,12 @@ interface FilesSectionProps {
   title: string;
   scope: BrowseScope;
   scrollRef: RefObject<HTMLElement | null>;
+  /** Show a "Shared" badge on files of other accounts (in search results). */
+  markShared?: boolean;
 }
 
 /** The files of the page in a grid or a list, paged in as the end of the list comes into view. */
-export function FilesSection({ title, scope, scrollRef }: FilesSectionProps) {
+export function FilesSection({ title, scope, scrollRef, markShared = false }: FilesSectionProps) {
   const query = useFileListQuery(scope);
   const listView = useAppSelector((state) => state.general.listView);
   const sortBy = useAppSelector((state) => state.filter.sortBy);
@@ -58,7 +60,7 @@ export function FilesSection({ title, scope, scrollRef }: FilesSectionProps) {
             count={files.length}
             scrollRef={scrollRef}
             rowHeight={FILE_ROW_HEIGHT}
-            renderItem={(index) => <FileRow key={files[index]!._id} file={files[index]!} />}
+            renderItem={(index) => <FileRow key={files[index]!._id} file={files[index]!} markShared={markShared} />}
           />
         </div>
       ) : (
@@ -71,7 +73,7 @@ export function FilesSection({ title, scope, scrollRef }: FilesSectionProps) {
           rowHeight={FILE_CARD_HEIGHT + GRID_GAP}
           minColumnWidth={gridMinColumn}
           gap={GRID_GAP}
-          renderItem={(index) => <FileCard key={files[index]!._id} file={files[index]!} />}
+          renderItem={(index) => <FileCard key={files[index]!._id} file={files[index]!} markShared={markShared} />}
         />
       )}
       <div ref={sentinel} data-testid="list-end" className="flex h-16 items-center justify-center">

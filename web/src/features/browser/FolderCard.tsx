@@ -5,10 +5,21 @@ import { useItemMenu } from '../context-menu/useItemMenu';
 import { useItemInteractions } from '../selection/useItemInteractions';
 import { folderItem } from '../../api/drive-items';
 import { MoreButton } from './MoreButton';
+import { SharedBadge } from './SharedBadge';
 import { useOpenItem } from './useOpenItem';
 
 /** A folder in the folders grid. */
-export const FolderCard = memo(function FolderCard({ folder }: { folder: FolderDto }) {
+export const FolderCard = memo(function FolderCard({
+  folder,
+  markShared = false,
+  subtitle,
+}: {
+  folder: FolderDto;
+  /** Show the "Shared" badge when the folder is another account's. */
+  markShared?: boolean;
+  /** A second line under the name (e.g. who shared it, and when). */
+  subtitle?: string;
+}) {
   const item = folderItem(folder);
   const { openFolder } = useOpenItem();
   const menu = useItemMenu(item);
@@ -27,9 +38,17 @@ export const FolderCard = memo(function FolderCard({ folder }: { folder: FolderD
       {...handlers}
     >
       <FolderIcon className="size-6 shrink-0 text-muted" />
-      <span className="min-w-0 flex-1 truncate text-sm font-medium text-ink" title={folder.name}>
-        {folder.name}
+      <span className="flex min-w-0 flex-1 flex-col">
+        <span className="truncate text-sm font-medium text-ink" title={folder.name}>
+          {folder.name}
+        </span>
+        {subtitle && (
+          <span className="truncate text-xs text-muted" title={subtitle}>
+            {subtitle}
+          </span>
+        )}
       </span>
+      {markShared && folder.shared && <SharedBadge />}
       <MoreButton name={folder.name} onOpen={menu.open} />
       {menu.element}
     </div>

@@ -10,7 +10,8 @@ import { downloadItems } from '../../api/download';
 import { itemId, itemName, organizeItemOf, type DriveItem } from '../../api/drive-items';
 import { sectionOf } from '../layout/sections';
 import type { ContextMenuEntry } from './ContextMenu';
-import { menuActionsFor, type MenuAction } from './item-menu';
+import { menuActionsFor, type MenuAccess, type MenuAction } from './item-menu';
+import { useItemMenuExtras } from './item-menu-extras';
 
 /**
  * The menu (with its focus trap) is not needed to draw a list: it loads once the page is on screen
@@ -29,10 +30,17 @@ const LABELS: Record<MenuAction, { label: string; icon: ContextMenuEntry['icon']
   delete: { label: 'Delete', icon: DeleteForeverIcon, danger: true },
 };
 
+/** The account's own item, or one reached through a share (with the role it was shared with). */
+function menuAccessOf(item: DriveItem): MenuAccess {
+  const shared = item.type === 'file' ? item.file.shared : item.folder.shared;
+  return shared ? { role: shared.role, isShareRoot: shared.rootId === itemId(item) } : { role: 'owner', isShareRoot: false };
+}
+
 /** The context menu of a file or folder for the section on screen: where it is open, and the element to render. */
 export function useItemMenu(item: DriveItem, inBreadcrumb = false) {
   const dispatch = useAppDispatch();
   const section = sectionOf(useLocation().pathname);
+  const extras = useItemMenuExtras(item);
   const [at, setAt] = useState<{ x: number; y: number } | null>(null);
   const close = useCallback(() => setAt(null), []);
   const open = useCallback((point: { x: number; y: number }) => {
@@ -68,7 +76,13 @@ export function useItemMenu(item: DriveItem, inBreadcrumb = false) {
     }
   };
 
-  const entries = menuActionsFor(item.type, section, inBreadcrumb).map((action) => ({ ...LABELS[action], onSelect: () => run(action) }));
+  const entries = [
+    ...menuActionsFor(item.type, section, inBreadcrumb, menuAccessOf(item)).map((action) => ({
+      ...LABELS[action],
+      onSelect: () => run(action),
+    })),
+    ...extras,
+  ];
   const ContextMenu = contextMenu.current?.ContextMenu;
   const element =
     at && ContextMenu ? (

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { AddIcon, CreateFolderIcon, UploadFileIcon, UploadFolderIcon } from '../../components/icons';
+import { canAddInto } from '../item-shares/shared-access';
+import { useOpenFolderAccess } from '../item-shares/useFolderAccess';
 import { useCreateFolderAction } from '../organize/useCreateFolderAction';
 import { useUploadPickers } from '../upload/useUploadPickers';
 
@@ -22,6 +24,8 @@ export function AddNewMenu({ actions = {} }: { actions?: AddNewActions }) {
   const root = useRef<HTMLDivElement>(null);
   const uploadPickers = useUploadPickers();
   const createFolder = useCreateFolderAction();
+  // In a folder shared with the account as viewer nothing can be added: the button stays, disabled.
+  const readOnly = !canAddInto(useOpenFolderAccess());
 
   useEffect(() => {
     if (!open) return;
@@ -48,14 +52,16 @@ export function AddNewMenu({ actions = {} }: { actions?: AddNewActions }) {
       <button
         type="button"
         aria-haspopup="menu"
-        aria-expanded={open}
+        aria-expanded={open && !readOnly}
+        disabled={readOnly}
+        title={readOnly ? 'You can only view this shared folder' : undefined}
         onClick={() => setOpen((value) => !value)}
-        className="flex h-14 items-center gap-3 rounded-2xl bg-white pr-6 pl-4 text-sm font-medium text-ink shadow-md ring-1 ring-black/5 transition-shadow hover:bg-blue-50 hover:shadow-lg"
+        className="flex h-14 items-center gap-3 rounded-2xl bg-white pr-6 pl-4 text-sm font-medium text-ink shadow-md ring-1 ring-black/5 transition-shadow enabled:hover:bg-blue-50 enabled:hover:shadow-lg disabled:cursor-not-allowed disabled:text-gray-400 disabled:shadow-none"
       >
         <AddIcon className="size-6" />
         ADD NEW
       </button>
-      {open && (
+      {open && !readOnly && (
         <div
           role="menu"
           aria-label="Add new"

@@ -1,9 +1,14 @@
 import { useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { UploadFileIcon } from '../../components/icons';
+import { canAddInto } from '../item-shares/shared-access';
+import { useOpenFolderAccess } from '../item-shares/useFolderAccess';
+import { toast } from '../notifications/toast';
 import { collectDropped } from './dropped-items';
 import { useUploader } from './useUploader';
 
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
+
+export const READ_ONLY_DROP = 'You can only view this shared folder';
 
 /** The content area as a drop target: dropped files (and folders) are uploaded; the area dims while dragging. */
 export function UploadDropZone({ children }: { children: ReactNode }) {
@@ -12,10 +17,12 @@ export function UploadDropZone({ children }: { children: ReactNode }) {
   const zone = useRef<HTMLDivElement>(null);
   const depth = useRef(0);
   const { uploadFiles, uploadFolder } = useUploader();
+  const readOnly = !canAddInto(useOpenFolderAccess());
 
   const onDragEnter = (event: DragEvent) => {
     if (!carriesFiles(event)) return;
     event.preventDefault();
+    if (readOnly) return;
     depth.current += 1;
     // Dim the part of the scrolled content area that is on screen.
     const scroller = zone.current?.parentElement;
@@ -25,7 +32,8 @@ export function UploadDropZone({ children }: { children: ReactNode }) {
   const onDragOver = (event: DragEvent) => {
     if (!carriesFiles(event)) return;
     event.preventDefault();
-    event.dataTransfer.dropEffect = 'copy';
+    // Still a drop target in a read-only folder, so the browser does not open the file instead.
+    event.dataTransfer.dropEffect = readOnly ? 'none' : 'copy';
   };
   const onDragLeave = () => {
     depth.current = Math.max(0, depth.current - 1);
@@ -36,6 +44,7 @@ export function UploadDropZone({ children }: { children: ReactNode }) {
     event.preventDefault();
     depth.current = 0;
     setDragging(false);
+    if (readOnly) return void toast.error(READ_ONLY_DROP);
     void collectDropped(event.dataTransfer).then(({ files, folders }) => {
       if (files.length > 0) uploadFiles(files);
       folders.forEach(uploadFolder);
