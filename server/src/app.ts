@@ -88,6 +88,11 @@ import { JobStatsRepository } from './db/repositories/job-stats.repository.js';
 import { SecurityEventRepository } from './db/repositories/security-event.repository.js';
 import { SecurityLogService } from './services/accounts/security-log.service.js';
 import { activityRoutes } from './http/routes/users/activity.routes.js';
+import { ItemShareRepository } from './db/repositories/item-share.repository.js';
+import { ItemAccess } from './services/sharing/item-access.js';
+import { ItemShareService } from './services/sharing/item-share.service.js';
+import { SharedDriveService } from './services/sharing/shared-drive.service.js';
+import { itemShareRoutes } from './http/routes/item-shares/item-shares.routes.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -355,18 +360,33 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   activityRoutes(app, { securityLog, requireAuth });
   appPasswordRoutes(app, { appPasswords, requireAuth });
   const downloads = new DownloadService(files, shares, store);
-  fileRoutes(app, { files, trash, moves, downloads, answers, requireAuth });
-  folderRoutes(app, { folders, trash, answers, requireAuth });
+  const itemShareRows = new ItemShareRepository(database.db);
+  const access = new ItemAccess(uow.repos, itemShareRows);
+  const sharedDrive = new SharedDriveService(uow.repos, itemShareRows);
+  const itemShares = new ItemShareService(
+    uow.repos,
+    itemShareRows,
+    new AccountRepository(database.db),
+    securityLog,
+    mailer,
+    clock,
+    { appUrl: config.http.appUrl },
+    app.log,
+  );
+  itemShareRoutes(app, { itemShares, requireAuth });
+  fileRoutes(app, { files, trash, moves, downloads, answers, access, sharedDrive, itemShares, requireAuth });
+  folderRoutes(app, { folders, trash, answers, access, sharedDrive, itemShares, requireAuth });
   uploadRoutes(app, {
     uploads,
     folderUploads: new FolderUploadService({ uploads, folders, trash }),
     maxUploadBytes: config.maxUploadBytes,
+    access,
     requireAuth,
   });
-  tusRoutes(app, { tus, requireAuth });
+  tusRoutes(app, { tus, access, requireAuth });
   sharingRoutes(app, { shares, downloads, requireAuth });
-  mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies });
-  zipRoutes(app, { zips, requireAuth });
+  mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies, access });
+  zipRoutes(app, { zips, access, requireAuth });
   exportRoutes(app, { zips, requireAuth });
   const shareLinks = new ShareLinkRepository(database.db);
   shareLinkRoutes(app, { links: new ShareLinkService(uow, shareLinks, clock, securityLog), clock, requireAuth });

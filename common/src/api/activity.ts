@@ -15,6 +15,9 @@ export const SECURITY_EVENT_TYPES = [
   'share-link-created',
   'share-link-updated',
   'share-link-revoked',
+  'item-shared',
+  'item-share-changed',
+  'item-share-removed',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 
@@ -36,7 +39,13 @@ export interface ActivityEventDto {
   at: string;
   clientAddress: string | null;
   userAgent: string | null;
-  details: { name?: string; itemType?: 'file' | 'folder'; kind?: string } | null;
+  details: {
+    name?: string;
+    itemType?: 'file' | 'folder';
+    kind?: string;
+    /** Item shares: the other account's e-mail. */
+    recipient?: string;
+  } | null;
 }
 
 export interface ActivityPageDto {

@@ -90,6 +90,15 @@ export class AnswerCache {
   }
 }
 
+/** An answer that must not be kept: it shows another account's rows, which move that account's version, not the caller's. */
+export class NotKept {
+  constructor(readonly value: unknown) {}
+}
+
+export function notKept(value: unknown): NotKept {
+  return new NotKept(value);
+}
+
 /**
  * Answers a signed-in read call from the cache when the owner's drive has not changed since the
  * answer was made, else computes it with `answer` and keeps it. The key is the owner, the call's
@@ -107,7 +116,10 @@ export async function sendCachedJson(
   answer: () => Promise<unknown>,
 ): Promise<FastifyReply> {
   const { accountId, driveVersion } = authOf(request);
-  if (driveVersion === undefined) return reply.send(await answer());
+  if (driveVersion === undefined) {
+    const value = await answer();
+    return reply.send(value instanceof NotKept ? value.value : value);
+  }
   const url = request.url;
   const q = url.indexOf('?');
   const key = `${accountId}\n${call}\n${q < 0 ? '' : url.slice(q + 1)}`;
@@ -115,7 +127,9 @@ export async function sendCachedJson(
   if (body) cache.hits++;
   else {
     cache.misses++;
-    body = Buffer.from(JSON.stringify(await answer()));
+    const value = await answer();
+    if (value instanceof NotKept) return reply.type(JSON_TYPE).send(Buffer.from(JSON.stringify(value.value)));
+    body = Buffer.from(JSON.stringify(value));
     cache.set(key, driveVersion, body);
   }
   return reply.type(JSON_TYPE).send(body);

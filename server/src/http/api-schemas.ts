@@ -27,6 +27,16 @@ import { z } from 'zod';
 const isoDate = z.string().describe('ISO 8601');
 const linkType = z.enum(['public', 'one']);
 
+/** On items reached through a share only (see `/item-share-service`). */
+export const sharedAccessDto = z
+  .object({
+    role: z.enum(['viewer', 'editor']),
+    owner: z.object({ id: z.string(), email: z.string() }),
+    rootId: z.string().describe('The shared file or folder the access comes from'),
+    rootType: z.enum(['file', 'folder']),
+  })
+  .optional();
+
 export const fileDto = z.object({
   _id: z.string(),
   filename: z.string(),
@@ -44,6 +54,7 @@ export const fileDto = z.object({
     link: z.string().optional().describe('Token of the public URL, when shared'),
     trashed: z.boolean(),
   }),
+  shared: sharedAccessDto,
 }) satisfies z.ZodType<FileDto>;
 
 export const folderDto = z.object({
@@ -54,6 +65,7 @@ export const folderDto = z.object({
   createdAt: isoDate,
   updatedAt: isoDate,
   trashed: z.boolean(),
+  shared: sharedAccessDto,
 }) satisfies z.ZodType<FolderDto>;
 
 export const linkedFileDto = fileDto.extend({ file: fileDto, token: z.string() });
@@ -92,7 +104,12 @@ export const activityPageDto = z.object({
       clientAddress: z.string().nullable(),
       userAgent: z.string().nullable(),
       details: z
-        .object({ name: z.string().optional(), itemType: z.enum(['file', 'folder']).optional(), kind: z.string().optional() })
+        .object({
+          name: z.string().optional(),
+          itemType: z.enum(['file', 'folder']).optional(),
+          kind: z.string().optional(),
+          recipient: z.string().optional(),
+        })
         .nullable(),
     }),
   ),

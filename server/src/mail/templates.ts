@@ -32,3 +32,15 @@ export function resetPasswordMessage(to: string, link: string): MailMessage {
     'The link works once and expires in 1 hour. If you did not ask for it, ignore this e-mail.',
   );
 }
+
+/** Tells an account that another one shared a file or folder with it. */
+export function itemSharedMessage(to: string, sharedBy: string, itemName: string, role: 'viewer' | 'editor', link: string): MailMessage {
+  const can = role === 'editor' ? 'view and change' : 'view';
+  return linkMessage(
+    to,
+    `${sharedBy} shared “${itemName}” with you on Nimbus`,
+    `${sharedBy} shared “${itemName}” with you: you can ${can} it. Find it under "Shared with me":`,
+    link,
+    'You get this e-mail because someone shared an item with your Nimbus account.',
+  );
+}

@@ -14,7 +14,7 @@ export function useStorageQuery() {
   return useQuery({ queryKey: storageKeys.all, queryFn: storageApi.get, retry: false });
 }
 
-/** The storage use, from the cache when it is fresh enough. */
-export function fetchStorage(queryClient: QueryClient): Promise<StorageUsageDto> {
-  return queryClient.fetchQuery({ queryKey: storageKeys.all, queryFn: storageApi.get, staleTime: STORAGE_STALE_MS, retry: false });
+/** The storage use, from the cache when it is younger than `staleTime`. */
+export function fetchStorage(queryClient: QueryClient, staleTime = STORAGE_STALE_MS): Promise<StorageUsageDto> {
+  return queryClient.fetchQuery({ queryKey: storageKeys.all, queryFn: storageApi.get, staleTime, retry: false });
 }

@@ -144,6 +144,14 @@ export class TusUploadService {
     return row;
   }
 
+  /** Where an unexpired upload lands, whoever made it: for deciding who else may continue it (an editor of that folder). */
+  async targetOf(id: string): Promise<Pick<TusUploadRow, 'ownerId' | 'folderId' | 'dropLinkId'> | undefined> {
+    const row = await this.uploads.findById(id);
+    return row && row.expiresAt > this.clock.now()
+      ? { ownerId: row.ownerId, folderId: row.folderId, dropLinkId: row.dropLinkId }
+      : undefined;
+  }
+
   /** An upload through a drop link, for a visitor of that link; any other answers not found. */
   async getForLink(linkId: string, id: string): Promise<TusUploadRow> {
     const row = await this.uploads.findById(id);

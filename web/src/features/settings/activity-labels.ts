@@ -36,6 +36,12 @@ export function describeActivity(event: ActivityEventDto): string {
       return `${linkKind} changed for ${what}`;
     case 'share-link-revoked':
       return `${linkKind} revoked for ${what}`;
+    case 'item-shared':
+      return `Shared ${what} with ${event.details?.recipient ?? 'another account'}`;
+    case 'item-share-changed':
+      return `Changed the access of ${event.details?.recipient ?? 'another account'} to ${what}`;
+    case 'item-share-removed':
+      return `Stopped sharing ${what} with ${event.details?.recipient ?? 'another account'}`;
   }
 }
 

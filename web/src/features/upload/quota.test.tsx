@@ -64,6 +64,16 @@ describe('uploads and the quota', () => {
     expect(requestsTo('POST', '/file-service/upload')).toHaveLength(1);
   });
 
+  it('reads the use afresh before refusing: room made a moment ago counts', async () => {
+    onRequest('GET', '/user-service/storage', storage(99 * MB, 100 * MB), storage(50 * MB, 100 * MB));
+    onRequest('POST', '/file-service/upload', { status: 201, data: {} });
+    renderUploads();
+    pick('upload-files-input', [sized('fits-now.bin', 5 * MB)]);
+    await screen.findByRole('heading', { name: 'Uploaded 1 file(s)' });
+    expect(requestsTo('GET', '/user-service/storage')).toHaveLength(2);
+    expect(requestsTo('POST', '/file-service/upload')).toHaveLength(1);
+  });
+
   it('explains a 413 QUOTA_EXCEEDED from the server in the same words', async () => {
     onRequest('GET', '/user-service/storage', storage(90 * MB, 100 * MB), storage(98 * MB, 100 * MB));
     onRequest('POST', '/file-service/upload', { status: 413, data: errorBody('QUOTA_EXCEEDED', 'Quota exceeded') });

@@ -20,13 +20,14 @@ const bytesLeft = (usage: StorageUsageDto) => (usage.quotaBytes === null ? Infin
  * quota, or when the use cannot be read, the upload goes ahead and the server has the last word.
  */
 export async function ensureStorageRoom(queryClient: QueryClient, needed: number): Promise<boolean> {
-  let usage: StorageUsageDto;
+  let left: number;
   try {
-    usage = await fetchStorage(queryClient);
+    left = bytesLeft(await fetchStorage(queryClient));
+    // A refusal is worth a fresh read: files deleted a moment ago may have made the room.
+    if (needed > left) left = bytesLeft(await fetchStorage(queryClient, 0));
   } catch {
     return true;
   }
-  const left = bytesLeft(usage);
   if (needed <= left) return true;
   toast.error(notEnoughStorageMessage(needed, left), { toastId: QUOTA_TOAST });
   return false;

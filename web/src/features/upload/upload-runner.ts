@@ -1,6 +1,6 @@
 import { TIMINGS } from '@nimbus/common';
 import type { QueryClient } from '@tanstack/react-query';
-import { fileKeys, folderKeys } from '../../api/query-keys';
+import { fileKeys, folderKeys, storageKeys } from '../../api/query-keys';
 import { RESUMABLE_MIN_BYTES, startResumableUpload } from '../../api/resumable-uploads.api';
 import { uploadFile, uploadFolder, type FolderUploadFile } from '../../api/uploads.api';
 import type { AppDispatch } from '../../state/store';
@@ -49,6 +49,7 @@ async function runUpload(job: UploadJob, { dispatch, queryClient }: UploadContex
   }
   // Refetch even after a failure: a request cut off by the network may still have been stored.
   void queryClient.invalidateQueries({ queryKey: fileKeys.all });
+  void queryClient.invalidateQueries({ queryKey: storageKeys.all });
   if (job.refetchFolders) void queryClient.invalidateQueries({ queryKey: folderKeys.all });
 }
 

@@ -1,16 +1,21 @@
-import type { FileDto } from '@nimbus/common';
+import type { FileDto, SharedAccessDto } from '@nimbus/common';
 import type { ShownFile } from '../../../services/drive/file.service.js';
 
 /** A file as the owner sees it, with the field names of the myDrive API (docs/architecture.md). */
 export function presentFile(row: ShownFile): FileDto {
-  return {
+  return presentSharedFile(row, undefined);
+}
+
+/** A file as a recipient of a share sees it (the shared file itself sits at their root); as the owner without `shared`. */
+export function presentSharedFile(row: ShownFile, shared: SharedAccessDto | undefined): FileDto {
+  const dto: FileDto = {
     _id: row.id,
     filename: row.filename,
     length: row.size,
     uploadDate: new Date(row.uploadedAt).toISOString(),
     metadata: {
       owner: row.ownerId,
-      parent: row.folderId ?? '/',
+      parent: shared?.rootId === row.id ? '/' : (row.folderId ?? '/'),
       size: row.size,
       contentType: row.contentType,
       hasThumbnail: row.thumbnailId !== null,
@@ -20,4 +25,6 @@ export function presentFile(row: ShownFile): FileDto {
       trashed: row.trashedAt !== null,
     },
   };
+  if (shared) dto.shared = shared;
+  return dto;
 }

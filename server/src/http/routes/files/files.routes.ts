@@ -17,13 +17,17 @@ import type { FileService } from '../../../services/drive/file.service.js';
 import type { MoveService } from '../../../services/drive/move.service.js';
 import type { TrashService } from '../../../services/drive/trash.service.js';
 import type { DownloadService } from '../../../services/downloads/download.service.js';
-import { sendCachedJson, type AnswerCache } from '../../answer-cache.js';
+import type { ItemShareService } from '../../../services/sharing/item-share.service.js';
+import type { SharedDriveService } from '../../../services/sharing/shared-drive.service.js';
+import { assertNotShareRoot, assertSameSpace, type ItemAccess } from '../../../services/sharing/item-access.js';
+import { notKept, sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';
 import { binaryAnswer, fileDto, folderDto, messageAnswer, signedIn } from '../../api-schemas.js';
-import { presentFolder } from '../folders/folders.presenter.js';
-import { presentFile } from './files.presenter.js';
+import { presentFolder, presentSharedFolder } from '../folders/folders.presenter.js';
+import { sharedAccessOf } from '../item-shares/item-shares.presenter.js';
+import { presentFile, presentSharedFile } from './files.presenter.js';
 
 export interface FileRoutesDeps {
   files: FileService;
@@ -32,13 +36,22 @@ export interface FileRoutesDeps {
   downloads: DownloadService;
   /** Keeps list answers while the owner's drive is unchanged. */
   answers: AnswerCache;
+  /** What the caller may do with an item: their own, or another account's reached through a share. */
+  access: ItemAccess;
+  sharedDrive: SharedDriveService;
+  itemShares: ItemShareService;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
+/** Changes through a share: a viewer may not, an editor may not touch the shared item itself, nor move across a share's edge. */
+const SHARE_WRITE_ERRORS = ['SHARE_READ_ONLY', 'SHARE_ROOT_LOCKED'] as const;
+
 const idParams = z.object({ id: z.string().min(1).max(64) });
+/** Matches from shares added to the search dropdown. */
+const SHARED_SUGGESTIONS = 10;
 
 export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
-  const { files, trash, moves, downloads, answers } = deps;
+  const { files, trash, moves, downloads, answers, access, sharedDrive, itemShares } = deps;
   const auth = { preHandler: deps.requireAuth };
 
   const tags = ['files'];
@@ -57,9 +70,23 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
       }),
     },
     async (request, reply) =>
-      sendCachedJson(answers, request, reply, 'file-list', async (): Promise<FileDto[]> => {
-        const rows = await files.list(authOf(request).accountId, parseInput(listFilesQuery, request.query));
-        return rows.map(presentFile);
+      sendCachedJson(answers, request, reply, 'file-list', async () => {
+        const callerId = authOf(request).accountId;
+        const q = parseInput(listFilesQuery, request.query);
+        if (q.parent !== '/' && q.search === undefined && !q.mediaMode && !q.trashMode) {
+          const reach = await access.folder(callerId, q.parent, 'read');
+          if (reach.share) return notKept((await files.list(reach.ownerId, q)).map((row) => presentSharedFile(row, sharedAccessOf(reach))));
+        }
+        const own: FileDto[] = (await files.list(callerId, q)).map(presentFile);
+        if (q.search === undefined || q.trashMode || q.mediaMode || q.startAt) return own;
+        const shared = await sharedDrive.search(callerId, q.search, q.limit ?? LIMITS.pageSize, { files: true, folders: false });
+        if (!shared.consulted) return own;
+        return notKept([
+          ...own,
+          ...shared.files.map(({ row, share }) =>
+            presentSharedFile(row, sharedAccessOf({ ownerId: share.owner.id, role: share.role, share })),
+          ),
+        ]);
       }),
   );
 
@@ -95,8 +122,17 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
       }),
     },
     async (request): Promise<SuggestedListResponse> => {
-      const found = await files.suggest(authOf(request).accountId, parseInput(suggestedListQuery, request.query));
-      return { folderList: found.folders.map(presentFolder), fileList: found.files.map(presentFile) };
+      const callerId = authOf(request).accountId;
+      const q = parseInput(suggestedListQuery, request.query);
+      const found = await files.suggest(callerId, q);
+      const answer = { folderList: found.folders.map(presentFolder), fileList: found.files.map(presentFile) };
+      if (!q.search || q.trashMode) return answer;
+      const shared = await sharedDrive.search(callerId, q.search, SHARED_SUGGESTIONS, { files: true, folders: !q.mediaMode });
+      const viaShare = (share: (typeof shared.files)[number]['share']) =>
+        sharedAccessOf({ ownerId: share.owner.id, role: share.role, share });
+      answer.folderList.push(...shared.folders.map(({ row, share }) => presentSharedFolder(row, viaShare(share))));
+      answer.fileList.push(...shared.files.map(({ row, share }) => presentSharedFile(row, viaShare(share))));
+      return answer;
     },
   );
 
@@ -107,7 +143,9 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
       schema: signedIn({ summary: 'One file', tags, params: idParams, response: file, errors: ['VALIDATION_FAILED', 'FILE_NOT_FOUND'] }),
     },
     async (request): Promise<FileDto> => {
-      return presentFile(await files.get(authOf(request).accountId, parseInput(idParams, request.params).id));
+      const { id } = parseInput(idParams, request.params);
+      const reach = await access.file(authOf(request).accountId, id, 'read');
+      return presentSharedFile(await files.get(reach.ownerId, id), sharedAccessOf(reach));
     },
   );
 
@@ -125,7 +163,9 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
       }),
     },
     async (request, reply) => {
-      const asset = await downloads.ownFile(authOf(request).accountId, parseInput(idParams, request.params).id);
+      const { id } = parseInput(idParams, request.params);
+      const reach = await access.file(authOf(request).accountId, id, 'read');
+      const asset = await downloads.ownFile(reach.ownerId, id);
       return sendStoredFile(request, reply, asset, (range) => asset.open(range), { disposition: 'attachment' });
     },
   );
@@ -139,12 +179,14 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
         tags,
         body: renameBody,
         response: file,
-        errors: ['VALIDATION_FAILED', 'FILE_NOT_FOUND'],
+        errors: ['VALIDATION_FAILED', 'FILE_NOT_FOUND', ...SHARE_WRITE_ERRORS],
       }),
     },
     async (request): Promise<FileDto> => {
       const body = parseInput(renameBody, request.body);
-      return presentFile(await files.rename(authOf(request).accountId, body.id, body.title));
+      const reach = await access.file(authOf(request).accountId, body.id, 'write');
+      assertNotShareRoot(reach, body.id);
+      return presentSharedFile(await files.rename(reach.ownerId, body.id, body.title), sharedAccessOf(reach));
     },
   );
 
@@ -157,12 +199,16 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
         tags,
         body: moveBody,
         response: file,
-        errors: ['VALIDATION_FAILED', 'FILE_NOT_FOUND', 'FOLDER_NOT_FOUND'],
+        errors: ['VALIDATION_FAILED', 'FILE_NOT_FOUND', 'FOLDER_NOT_FOUND', ...SHARE_WRITE_ERRORS, 'SHARE_MOVE_REFUSED'],
       }),
     },
     async (request): Promise<FileDto> => {
       const body = parseInput(moveBody, request.body);
-      return presentFile(await files.move(authOf(request).accountId, body.id, body.parentID));
+      const callerId = authOf(request).accountId;
+      const reach = await access.file(callerId, body.id, 'write');
+      assertNotShareRoot(reach, body.id);
+      assertSameSpace(reach, await access.parent(callerId, body.parentID, 'write'));
+      return presentSharedFile(await files.move(reach.ownerId, body.id, body.parentID), sharedAccessOf(reach));
     },
   );
 
@@ -175,12 +221,25 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
         tags,
         body: moveItemsBody,
         response: message,
-        errors: ['VALIDATION_FAILED', 'NOT_FOUND', 'FOLDER_NOT_FOUND', 'INVALID_MOVE', 'FOLDER_TOO_DEEP'],
+        errors: [
+          'VALIDATION_FAILED',
+          'NOT_FOUND',
+          'FILE_NOT_FOUND',
+          'FOLDER_NOT_FOUND',
+          'INVALID_MOVE',
+          'FOLDER_TOO_DEEP',
+          ...SHARE_WRITE_ERRORS,
+          'SHARE_MOVE_REFUSED',
+        ],
       }),
     },
     async (request) => {
       const body = parseInput(moveItemsBody, request.body);
-      await moves.moveMany(authOf(request).accountId, body.items, body.parentID);
+      const callerId = authOf(request).accountId;
+      const reach = await access.items(callerId, body.items, 'write');
+      for (const item of body.items) assertNotShareRoot(reach, item.id);
+      assertSameSpace(reach, await access.parent(callerId, body.parentID, 'write'));
+      await moves.moveMany(reach.ownerId, body.items, body.parentID);
       return { message: 'Items moved' };
     },
   );
@@ -198,23 +257,34 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
         tags,
         body: idBody,
         response: file,
-        errors: ['VALIDATION_FAILED', 'FILE_NOT_FOUND'],
+        errors: ['VALIDATION_FAILED', 'FILE_NOT_FOUND', ...SHARE_WRITE_ERRORS],
       }),
     },
     async (request): Promise<FileDto> => {
       const items = single('file')(request.body);
-      await trash.trash(authOf(request).accountId, items);
-      return presentFile(await files.get(authOf(request).accountId, items[0]!.id));
+      const reach = await access.file(authOf(request).accountId, items[0]!.id, 'write');
+      assertNotShareRoot(reach, items[0]!.id);
+      await trash.trash(reach.ownerId, items);
+      return presentSharedFile(await files.get(reach.ownerId, items[0]!.id), sharedAccessOf(reach));
     },
   );
   app.patch(
     '/file-service/trash-multi',
     {
       ...auth,
-      schema: signedIn({ summary: 'Move files and folders to the trash', tags, body: itemsBody, response: message, errors: many }),
+      schema: signedIn({
+        summary: 'Move files and folders to the trash',
+        tags,
+        body: itemsBody,
+        response: message,
+        errors: [...many, ...SHARE_WRITE_ERRORS, 'SHARE_MOVE_REFUSED'],
+      }),
     },
     async (request) => {
-      await trash.trash(authOf(request).accountId, multi(request.body));
+      const items = multi(request.body);
+      const reach = await access.items(authOf(request).accountId, items, 'write');
+      for (const item of items) assertNotShareRoot(reach, item.id);
+      await trash.trash(reach.ownerId, items);
       return { message: 'Items trashed' };
     },
   );
@@ -266,7 +336,9 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
       }),
     },
     async (request) => {
-      await trash.remove(authOf(request).accountId, single('file')(request.body));
+      const items = single('file')(request.body);
+      await trash.remove(authOf(request).accountId, items);
+      await itemShares.forgetItems(items.map((item) => item.id));
       return { message: 'File deleted' };
     },
   );
@@ -274,7 +346,9 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
     '/file-service/remove-multi',
     { ...auth, schema: signedIn({ summary: 'Delete files and folders for good', tags, body: itemsBody, response: message, errors: many }) },
     async (request) => {
-      await trash.remove(authOf(request).accountId, multi(request.body));
+      const items = multi(request.body);
+      await trash.remove(authOf(request).accountId, items);
+      await itemShares.forgetItems(items.map((item) => item.id));
       return { message: 'Items deleted' };
     },
   );

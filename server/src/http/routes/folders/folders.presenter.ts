@@ -1,14 +1,21 @@
-import type { FolderDto } from '@nimbus/common';
+import type { FolderDto, SharedAccessDto } from '@nimbus/common';
 import type { FolderRow } from '../../../services/drive/folder.service.js';
 
 export function presentFolder(row: FolderRow): FolderDto {
-  return {
+  return presentSharedFolder(row, undefined);
+}
+
+/** A folder as a recipient of a share sees it (the shared folder itself sits at their root); as the owner without `shared`. */
+export function presentSharedFolder(row: FolderRow, shared: SharedAccessDto | undefined): FolderDto {
+  const dto: FolderDto = {
     _id: row.id,
     name: row.name,
-    parent: row.parentId ?? '/',
+    parent: shared?.rootId === row.id ? '/' : (row.parentId ?? '/'),
     owner: row.ownerId,
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
     trashed: row.trashedAt !== null,
   };
+  if (shared) dto.shared = shared;
+  return dto;
 }

@@ -1,21 +1,40 @@
-import { createFolderBody, idBody, listFoldersQuery, moveBody, moveFolderListQuery, renameBody, type FolderDto } from '@nimbus/common';
+import {
+  LIMITS,
+  createFolderBody,
+  idBody,
+  listFoldersQuery,
+  moveBody,
+  moveFolderListQuery,
+  renameBody,
+  type FolderDto,
+} from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { FolderService } from '../../../services/drive/folder.service.js';
 import type { TrashService } from '../../../services/drive/trash.service.js';
-import { sendCachedJson, type AnswerCache } from '../../answer-cache.js';
+import type { ItemShareService } from '../../../services/sharing/item-share.service.js';
+import type { SharedDriveService } from '../../../services/sharing/shared-drive.service.js';
+import { assertNotShareRoot, assertSameSpace, type ItemAccess } from '../../../services/sharing/item-access.js';
+import { notKept, sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 import { folderDto, messageAnswer, signedIn } from '../../api-schemas.js';
-import { presentFolder } from './folders.presenter.js';
+import { sharedAccessOf } from '../item-shares/item-shares.presenter.js';
+import { presentFolder, presentSharedFolder } from './folders.presenter.js';
 
 export interface FolderRoutesDeps {
   folders: FolderService;
   trash: TrashService;
   /** Keeps list answers while the owner's drive is unchanged. */
   answers: AnswerCache;
+  /** What the caller may do with an item: their own, or another account's reached through a share. */
+  access: ItemAccess;
+  sharedDrive: SharedDriveService;
+  itemShares: ItemShareService;
   requireAuth: preHandlerAsyncHookHandler;
 }
+
+const SHARE_WRITE_ERRORS = ['SHARE_READ_ONLY', 'SHARE_ROOT_LOCKED'] as const;
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -34,7 +53,7 @@ function withoutBrackets(query: unknown): Record<string, unknown> {
 }
 
 export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void {
-  const { folders, trash, answers } = deps;
+  const { folders, trash, answers, access, sharedDrive, itemShares } = deps;
   const auth = { preHandler: deps.requireAuth };
 
   const tags = ['folders'];
@@ -52,8 +71,24 @@ export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void
       }),
     },
     async (request, reply) =>
-      sendCachedJson(answers, request, reply, 'folder-list', async (): Promise<FolderDto[]> => {
-        return (await folders.list(authOf(request).accountId, parseInput(listFoldersQuery, request.query))).map(presentFolder);
+      sendCachedJson(answers, request, reply, 'folder-list', async () => {
+        const callerId = authOf(request).accountId;
+        const q = parseInput(listFoldersQuery, request.query);
+        if (q.parent !== '/' && q.search === undefined && !q.trashMode) {
+          const reach = await access.folder(callerId, q.parent, 'read');
+          if (reach.share)
+            return notKept((await folders.list(reach.ownerId, q)).map((row) => presentSharedFolder(row, sharedAccessOf(reach))));
+        }
+        const own: FolderDto[] = (await folders.list(callerId, q)).map(presentFolder);
+        if (q.search === undefined || q.trashMode) return own;
+        const shared = await sharedDrive.search(callerId, q.search, q.limit ?? LIMITS.folderListMax, { files: false, folders: true });
+        if (!shared.consulted) return own;
+        return notKept([
+          ...own,
+          ...shared.folders.map(({ row, share }) =>
+            presentSharedFolder(row, sharedAccessOf({ ownerId: share.owner.id, role: share.role, share })),
+          ),
+        ]);
       }),
   );
 
@@ -70,7 +105,9 @@ export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void
       }),
     },
     async (request): Promise<FolderDto> => {
-      return presentFolder(await folders.get(authOf(request).accountId, parseInput(idParams, request.params).id));
+      const { id } = parseInput(idParams, request.params);
+      const reach = await access.folder(authOf(request).accountId, id, 'read');
+      return presentSharedFolder(await folders.get(reach.ownerId, id), sharedAccessOf(reach));
     },
   );
 
@@ -89,7 +126,10 @@ export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void
     },
     async (request): Promise<FolderDto[]> => {
       const query = parseInput(moveFolderListQuery, withoutBrackets(request.query));
-      return (await folders.moveTargets(authOf(request).accountId, query)).map(presentFolder);
+      const callerId = authOf(request).accountId;
+      const reach = query.search === undefined ? await access.parent(callerId, query.parent, 'read') : undefined;
+      if (!reach?.share) return (await folders.moveTargets(callerId, query)).map(presentFolder);
+      return (await folders.moveTargets(reach.ownerId, query)).map((row) => presentSharedFolder(row, sharedAccessOf(reach)));
     },
   );
 
@@ -102,13 +142,15 @@ export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void
         tags,
         body: createFolderBody,
         response: { 201: folderDto },
-        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', 'FOLDER_TOO_DEEP'],
+        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', 'FOLDER_TOO_DEEP', 'SHARE_READ_ONLY'],
       }),
     },
     async (request, reply): Promise<FolderDto> => {
       const body = parseInput(createFolderBody, request.body);
+      const reach = await access.parent(authOf(request).accountId, body.parent, 'write');
+      const created = await folders.create(reach.ownerId, body.name, body.parent);
       void reply.status(201);
-      return presentFolder(await folders.create(authOf(request).accountId, body.name, body.parent));
+      return presentSharedFolder(created, sharedAccessOf(reach));
     },
   );
 
@@ -121,12 +163,14 @@ export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void
         tags,
         body: renameBody,
         response: folder,
-        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND'],
+        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', ...SHARE_WRITE_ERRORS],
       }),
     },
     async (request): Promise<FolderDto> => {
       const body = parseInput(renameBody, request.body);
-      return presentFolder(await folders.rename(authOf(request).accountId, body.id, body.title));
+      const reach = await access.folder(authOf(request).accountId, body.id, 'write');
+      assertNotShareRoot(reach, body.id);
+      return presentSharedFolder(await folders.rename(reach.ownerId, body.id, body.title), sharedAccessOf(reach));
     },
   );
 
@@ -139,12 +183,16 @@ export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void
         tags,
         body: moveBody,
         response: folder,
-        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', 'INVALID_MOVE', 'FOLDER_TOO_DEEP'],
+        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', 'INVALID_MOVE', 'FOLDER_TOO_DEEP', ...SHARE_WRITE_ERRORS, 'SHARE_MOVE_REFUSED'],
       }),
     },
     async (request): Promise<FolderDto> => {
       const body = parseInput(moveBody, request.body);
-      return presentFolder(await folders.move(authOf(request).accountId, body.id, body.parentID));
+      const callerId = authOf(request).accountId;
+      const reach = await access.folder(callerId, body.id, 'write');
+      assertNotShareRoot(reach, body.id);
+      assertSameSpace(reach, await access.parent(callerId, body.parentID, 'write'));
+      return presentSharedFolder(await folders.move(reach.ownerId, body.id, body.parentID), sharedAccessOf(reach));
     },
   );
 
@@ -159,13 +207,15 @@ export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void
         tags,
         body: idBody,
         response: folder,
-        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND'],
+        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', ...SHARE_WRITE_ERRORS],
       }),
     },
     async (request): Promise<FolderDto> => {
       const items = one(request.body);
-      await trash.trash(authOf(request).accountId, items);
-      return presentFolder(await folders.get(authOf(request).accountId, items[0]!.id));
+      const reach = await access.folder(authOf(request).accountId, items[0]!.id, 'write');
+      assertNotShareRoot(reach, items[0]!.id);
+      await trash.trash(reach.ownerId, items);
+      return presentSharedFolder(await folders.get(reach.ownerId, items[0]!.id), sharedAccessOf(reach));
     },
   );
 
@@ -201,7 +251,9 @@ export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void
       }),
     },
     async (request) => {
-      await trash.remove(authOf(request).accountId, one(request.body));
+      const items = one(request.body);
+      await trash.remove(authOf(request).accountId, items);
+      await itemShares.forgetItems(items.map((item) => item.id));
       return { message: 'Folder deleted' };
     },
   );

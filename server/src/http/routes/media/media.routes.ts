@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHook
 import { z } from 'zod';
 import type { MediaService, StoredAsset } from '../../../services/media/media.service.js';
 import type { StreamTokenService } from '../../../services/downloads/stream-token.service.js';
+import type { ItemAccess } from '../../../services/sharing/item-access.js';
+import { NotFoundError } from '../../../domain/errors.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';
@@ -12,6 +14,8 @@ export interface MediaRoutesDeps {
   streamTokens: StreamTokenService;
   requireAuth: preHandlerAsyncHookHandler;
   secureCookies: boolean;
+  /** Files shared with the caller show and play like their own. */
+  access: ItemAccess;
 }
 
 export const STREAM_COOKIE = 'stream-video-token';
@@ -26,7 +30,19 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: StoredAs
 }
 
 export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
-  const { media, streamTokens, requireAuth } = deps;
+  const { media, streamTokens, requireAuth, access } = deps;
+
+  /** The caller's own thumbnail, else one of a file shared with them (looked up only when it is not their own). */
+  const thumbnailOf = async (callerId: string, thumbnailId: string): Promise<StoredAsset> => {
+    try {
+      return await media.thumbnail(callerId, thumbnailId);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      const reach = await access.thumbnail(callerId, thumbnailId);
+      if (reach.ownerId === callerId) throw err;
+      return media.thumbnail(reach.ownerId, thumbnailId);
+    }
+  };
   const auth = { preHandler: requireAuth };
   const cookieBase = { httpOnly: true, sameSite: 'strict', secure: deps.secureCookies, path: STREAM_PATH } as const;
 
@@ -39,12 +55,7 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
     async (request, reply) => {
       const { thumbnailID } = parseInput(thumbnailParams, request.params);
       // A thumbnail id names one immutable image.
-      return sendAsset(
-        request,
-        reply,
-        await media.thumbnail(authOf(request).accountId, thumbnailID),
-        'private, max-age=31536000, immutable',
-      );
+      return sendAsset(request, reply, await thumbnailOf(authOf(request).accountId, thumbnailID), 'private, max-age=31536000, immutable');
     },
   );
 
@@ -55,7 +66,9 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
       schema: signedIn({ summary: 'An image file as the browser can show it', tags, params: idParams, response: image, errors: notFound }),
     },
     async (request, reply) => {
-      return sendAsset(request, reply, await media.fullImage(authOf(request).accountId, parseInput(idParams, request.params).id));
+      const { id } = parseInput(idParams, request.params);
+      const reach = await access.file(authOf(request).accountId, id, 'read');
+      return sendAsset(request, reply, await media.fullImage(reach.ownerId, id));
     },
   );
 
@@ -94,6 +107,8 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
     errors: notFound,
   });
   app.get('/file-service/stream-video/:id', { preHandler: streamAuth, schema: streamSchema }, async (request, reply) => {
-    return sendAsset(request, reply, await media.video(authOf(request).accountId, parseInput(idParams, request.params).id));
+    const { id } = parseInput(idParams, request.params);
+    const reach = await access.file(authOf(request).accountId, id, 'read');
+    return sendAsset(request, reply, await media.video(reach.ownerId, id));
   });
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { TusUploadRow, TusUploadService } from '../../../services/uploads/tus-upload.service.js';
-import { DomainError, InvalidError } from '../../../domain/errors.js';
+import { DomainError, InvalidError, NotFoundError } from '../../../domain/errors.js';
+import type { ItemAccess } from '../../../services/sharing/item-access.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 import type { ErrorCode } from '@nimbus/common';
@@ -9,6 +10,8 @@ import { noContent } from '../../api-schemas.js';
 
 export interface TusRoutesDeps {
   tus: TusUploadService;
+  /** Uploads into a folder shared with the caller as editor are the owner's; the editor may continue them. */
+  access: ItemAccess;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
@@ -77,6 +80,8 @@ export interface TusAccess {
   ): Promise<TusUploadRow>;
   /** The caller's upload by id; anyone else's answers not found. */
   find(request: FastifyRequest, id: string): Promise<TusUploadRow>;
+  /** An upload the caller may continue that `ownerOf` does not name (one into a folder shared with them). */
+  findOther?(request: FastifyRequest, id: string): Promise<TusUploadRow>;
   /**
    * The account whose own uploads (not those made through its drop links) are the caller's, when
    * that is known without reading the upload: a PATCH then goes straight to storing its piece, the
@@ -220,7 +225,13 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
       const offset = parseInput(byteCount, offsetHeader);
       const id = parseInput(idParams, request.params).id;
       const upload = access.ownerOf ? { ownerId: access.ownerOf(request), id, dropLinkId: null } : await access.find(request, id);
-      await append(request, reply, upload, offset);
+      try {
+        await append(request, reply, upload, offset);
+      } catch (err) {
+        // Not the caller's own: one they started in a shared folder. Nothing of the body was read yet.
+        if (!(err instanceof NotFoundError) || !access.findOther) throw err;
+        await append(request, reply, await access.findOther(request, id), offset);
+      }
       return reply.status(204).send();
     });
 
@@ -243,20 +254,36 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
 
 /** The signed-in account's resumable uploads. */
 export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
-  const { tus } = deps;
+  const { tus, access } = deps;
+  /** An upload into a folder shared with the caller as editor, made by anyone who may still write there. */
+  const findShared = async (request: FastifyRequest, id: string): Promise<TusUploadRow> => {
+    const target = await tus.targetOf(id);
+    if (!target || target.dropLinkId !== null || target.folderId === null) throw new NotFoundError('NOT_FOUND', 'Upload not found');
+    const reach = await access.folder(authOf(request).accountId, target.folderId, 'write').catch((err: unknown) => {
+      throw err instanceof NotFoundError ? new NotFoundError('NOT_FOUND', 'Upload not found') : err;
+    });
+    if (!reach.share) throw new NotFoundError('NOT_FOUND', 'Upload not found');
+    return tus.get(reach.ownerId, id, null);
+  };
   registerTusProtocol(app, BASE, tus, {
     preHandler: deps.requireAuth,
-    create: (request, input) =>
-      tus.create(authOf(request).accountId, {
-        length: input.length,
-        filename: input.filename,
-        parent: input.metadata.get('parent') || '/',
-        metadata: input.rawMetadata,
-      }),
+    create: async (request, input) => {
+      const parent = input.metadata.get('parent') || '/';
+      const reach = await access.parent(authOf(request).accountId, parent, 'write');
+      return tus.create(reach.ownerId, { length: input.length, filename: input.filename, parent, metadata: input.rawMetadata });
+    },
     // A visitor's upload through one of the account's drop links stays the visitor's.
-    find: (request, id) => tus.get(authOf(request).accountId, id, null),
+    find: async (request, id) => {
+      try {
+        return await tus.get(authOf(request).accountId, id, null);
+      } catch (err) {
+        if (err instanceof NotFoundError) return findShared(request, id);
+        throw err;
+      }
+    },
+    findOther: findShared,
     ownerOf: (request) => authOf(request).accountId,
     showsFileId: true,
-    docs: { tag: 'uploads', security: [{ session: [] }], errors: ['UNAUTHENTICATED'] },
+    docs: { tag: 'uploads', security: [{ session: [] }], errors: ['UNAUTHENTICATED', 'SHARE_READ_ONLY'] },
   });
 }

@@ -9,13 +9,18 @@ import { field, readMultipart, type Fields } from '../../multipart.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 import { fileDto, folderDto, signedIn } from '../../api-schemas.js';
-import { presentFile } from '../files/files.presenter.js';
-import { presentFolder } from '../folders/folders.presenter.js';
+import type { FolderUpload } from '../../../services/uploads/folder-upload.service.js';
+import type { ItemAccess, ItemAccessAnswer } from '../../../services/sharing/item-access.js';
+import { presentSharedFile } from '../files/files.presenter.js';
+import { presentSharedFolder } from '../folders/folders.presenter.js';
+import { sharedAccessOf } from '../item-shares/item-shares.presenter.js';
 
 export interface UploadRoutesDeps {
   uploads: UploadService;
   folderUploads: FolderUploadService;
   maxUploadBytes: number | null;
+  /** Uploads into a folder shared with the caller as editor land in the owner's drive. */
+  access: ItemAccess;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
@@ -51,7 +56,7 @@ function parseFileData(json: string): FileData {
 }
 
 export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void {
-  const { uploads, folderUploads, maxUploadBytes } = deps;
+  const { uploads, folderUploads, maxUploadBytes, access } = deps;
 
   // The body is streamed by the handler, never buffered by the framework.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
@@ -81,20 +86,23 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
           file: z.string().describe('binary'),
         }),
         response: { 201: fileDto },
-        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', 'QUOTA_EXCEEDED', 'INSUFFICIENT_STORAGE'],
+        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', 'QUOTA_EXCEEDED', 'INSUFFICIENT_STORAGE', 'SHARE_READ_ONLY'],
       }),
     },
     async (request, reply): Promise<FileDto> => {
-      const ownerId = authOf(request).accountId;
+      const callerId = authOf(request).accountId;
+      let reach: ItemAccessAnswer | undefined;
       const { results } = await readMultipart(request, { files: 1, fields: 20 }, async (stream, info, fields) => {
         if (info.field !== 'file') return void stream.resume();
         const filename = field(fields, 'filename') || info.filename || 'Untitled';
-        return uploads.uploadInto({ ownerId, parent: parentOf(fields), filename, body: stream });
+        const parent = parentOf(fields);
+        reach = await access.parent(callerId, parent, 'write');
+        return uploads.uploadInto({ ownerId: reach.ownerId, parent, filename, body: stream });
       });
       const file = results.find((r): r is FileRow => r !== undefined);
       if (!file) throw new InvalidError('The upload has no file part');
       void reply.status(201);
-      return presentFile(file);
+      return presentSharedFile(file, reach && sharedAccessOf(reach));
     },
   );
 
@@ -110,11 +118,14 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
         consumes: ['multipart/form-data'],
         body: z.object({ parent: parentRef.optional(), 'file-data': z.array(fileData), file: z.array(z.string().describe('binary')) }),
         response: { 201: z.object({ files: z.array(fileDto), folders: z.array(folderDto) }) },
-        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', 'FOLDER_TOO_DEEP', 'QUOTA_EXCEEDED', 'INSUFFICIENT_STORAGE'],
+        errors: ['VALIDATION_FAILED', 'FOLDER_NOT_FOUND', 'FOLDER_TOO_DEEP', 'QUOTA_EXCEEDED', 'INSUFFICIENT_STORAGE', 'SHARE_READ_ONLY'],
       }),
     },
     async (request, reply): Promise<{ files: FileDto[]; folders: FolderDto[] }> => {
-      const upload = folderUploads.begin(authOf(request).accountId);
+      const callerId = authOf(request).accountId;
+      // The parent field comes before the files: the first file decides whose drive they all land in.
+      let reach: Promise<ItemAccessAnswer> | undefined;
+      let upload: FolderUpload | undefined;
       // Each file-data part is parsed once, as it arrives; files find theirs by index.
       const metaByIndex = new Map<number, FileData>();
       let parts = 0;
@@ -137,18 +148,23 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
           },
           async (stream, info, fields) => {
             const meta = metaByIndex.get(position++);
-            const file = await upload.store(parentOf(fields), meta?.path || meta?.name || info.filename || 'Untitled', stream);
+            const parent = parentOf(fields);
+            reach ??= access.parent(callerId, parent, 'write');
+            const answer = await reach;
+            upload ??= folderUploads.begin(answer.ownerId);
+            const file = await upload.store(parent, meta?.path || meta?.name || info.filename || 'Untitled', stream);
             // Presented as it is stored, so a large upload's answer costs no long loop at its end.
-            return presentFile(file);
+            return presentSharedFile(file, sharedAccessOf(answer));
           },
           onField,
         ));
       } catch (err) {
-        await upload.discard().catch((cleanup: unknown) => request.log.error({ err: cleanup }, 'could not undo a failed folder upload'));
+        await upload?.discard().catch((cleanup: unknown) => request.log.error({ err: cleanup }, 'could not undo a failed folder upload'));
         throw err;
       }
       void reply.status(201);
-      return { files, folders: upload.folders.map(presentFolder) };
+      const shared = reach && sharedAccessOf(await reach);
+      return { files, folders: (upload?.folders ?? []).map((row) => presentSharedFolder(row, shared)) };
     },
   );
 }

@@ -1,6 +1,7 @@
 import { downloadZipQuery } from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZipService } from '../../../services/downloads/zip.service.js';
+import type { ItemAccess } from '../../../services/sharing/item-access.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 import { sendZip } from '../../send-zip.js';
@@ -8,6 +9,8 @@ import { binaryAnswer, signedIn } from '../../api-schemas.js';
 
 export interface ZipRoutesDeps {
   zips: ZipService;
+  /** Items shared with the caller zip like their own, all from one drive at a time. */
+  access: ItemAccess;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
@@ -23,10 +26,12 @@ export function zipRoutes(app: FastifyInstance, deps: ZipRoutesDeps): void {
     tags: ['folders'],
     querystring: downloadZipQuery,
     response: { 200: binaryAnswer('A zip of the items', 'application/zip') },
-    errors: ['VALIDATION_FAILED', 'NOT_FOUND', 'FILE_NOT_FOUND', 'FOLDER_NOT_FOUND'],
+    errors: ['VALIDATION_FAILED', 'NOT_FOUND', 'FILE_NOT_FOUND', 'FOLDER_NOT_FOUND', 'SHARE_MOVE_REFUSED'],
   });
   app.get('/folder-service/download-zip', { preHandler: deps.requireAuth, schema }, async (request, reply) => {
     const { folderIDs, fileIDs } = parseInput(downloadZipQuery, withoutBrackets(request.query));
-    return sendZip(request, reply, await deps.zips.open(authOf(request).accountId, folderIDs, fileIDs));
+    const items = [...folderIDs.map((id) => ({ type: 'folder' as const, id })), ...fileIDs.map((id) => ({ type: 'file' as const, id }))];
+    const reach = await deps.access.items(authOf(request).accountId, items, 'read');
+    return sendZip(request, reply, await deps.zips.open(reach.ownerId, folderIDs, fileIDs));
   });
 }
