@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { CenteredCard } from '../../components/CenteredCard';
 import { useAppSelector } from '../../state/hooks';
 import { Header } from '../layout/Header';
@@ -25,6 +26,9 @@ export function AdminPage() {
     return (
       <CenteredCard>
         <h1 className="text-center text-xl font-normal text-ink">{ADMIN_ONLY_MESSAGE}</h1>
+        <Link to="/home" className="mt-6 inline-block text-sm font-medium text-primary hover:underline">
+          Back to Home
+        </Link>
       </CenteredCard>
     );
   }
