@@ -5,7 +5,8 @@ const ADMIN_MESSAGES: Record<string, string> = {
   LAST_ADMIN: 'This is the last administrator: make another account an administrator first.',
   CONFIRMATION_MISMATCH: 'The e-mail address typed does not match the account.',
   USER_NOT_FOUND: 'This account no longer exists.',
-  VALIDATION_ERROR: 'Some of the values are not valid.',
+  VALIDATION_FAILED: 'Some of the values are not valid.',
+  COOLDOWN: 'A password reset was sent a moment ago. Wait a minute before sending another.',
   NETWORK_ERROR: 'The server could not be reached. Check your connection and try again.',
 };
 

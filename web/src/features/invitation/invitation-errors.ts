@@ -10,7 +10,9 @@ const INVITATION_MESSAGES: Record<string, string> = {
   INVITE_NOT_ALLOWED: 'Only an administrator can invite people on this server.',
   INVITATION_NOT_FOUND: 'This invitation does not exist or has expired.',
   INVITATION_EMAIL_MISMATCH: 'This invitation was made for another e-mail address.',
-  VALIDATION_ERROR: 'Enter a valid e-mail address.',
+  VALIDATION_FAILED: 'Enter a valid e-mail address.',
+  CONFLICT: 'This invitation was already accepted or revoked.',
+  RATE_LIMITED: 'Too many invitations for now. Try again later.',
   NETWORK_ERROR: 'The server could not be reached. Check your connection and try again.',
 };
 

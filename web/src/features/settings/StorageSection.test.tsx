@@ -45,7 +45,7 @@ describe('settings: storage', () => {
     expect(screen.getByText('1 GB used')).toBeTruthy();
   });
 
-  it('offers no invitations to an account that may not send them', async () => {
+  it('offers no invitations when the list of them is refused', async () => {
     onRequest('GET', '/user-service/storage', {
       status: 200,
       data: { usedBytes: 0, quotaBytes: null, bytes: { files: 0, trash: 0, versions: 0 } },

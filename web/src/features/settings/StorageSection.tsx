@@ -44,8 +44,9 @@ function StorageBar({ usage }: { usage: StorageUsageDto }) {
 }
 
 /**
- * Invitations, for an account that may send them. A refused invitations list hides the row; when
- * the list is allowed but sending is not, the dialog says so (INVITE_NOT_ALLOWED).
+ * Invitations. Every account may read its own, so the row shows once the list has loaded; when
+ * the server lets only administrators invite, the dialog says so (INVITE_NOT_ALLOWED). A list
+ * that cannot be read hides the row rather than offering what would fail.
  */
 function InvitePeople() {
   const invitations = useInvitationsQuery();
