@@ -18,6 +18,13 @@ export const SECURITY_EVENT_TYPES = [
   'item-shared',
   'item-share-changed',
   'item-share-removed',
+  'admin-account-disabled',
+  'admin-account-enabled',
+  'admin-quota-changed',
+  'admin-role-changed',
+  'admin-password-reset',
+  'admin-account-deleted',
+  'admin-settings-changed',
 ] as const;
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
 

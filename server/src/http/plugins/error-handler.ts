@@ -6,6 +6,7 @@ import { UploadAbortedError } from '../multipart.js';
 /** The one place where stable error codes become HTTP status codes. */
 const STATUS: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
+  CONFIRMATION_MISMATCH: 400,
   MISSING_BROWSER_ID: 400,
   SHARE_WITH_SELF: 400,
   INVALID_MOVE: 400,
@@ -17,6 +18,8 @@ const STATUS: Record<ErrorCode, number> = {
   SIGNUP_CLOSED: 403,
   EMAIL_DISABLED: 403,
   FORBIDDEN: 403,
+  ADMIN_ONLY: 403,
+  ACCOUNT_DISABLED: 403,
   SHARE_READ_ONLY: 403,
   SHARE_ROOT_LOCKED: 403,
   SHARE_MOVE_REFUSED: 403,
@@ -29,6 +32,7 @@ const STATUS: Record<ErrorCode, number> = {
   ROUTE_NOT_FOUND: 404,
   EMAIL_EXISTS: 409,
   CONFLICT: 409,
+  LAST_ADMIN: 409,
   TOO_MANY_SHARES: 409,
   PAYLOAD_TOO_LARGE: 413,
   QUOTA_EXCEEDED: 413,

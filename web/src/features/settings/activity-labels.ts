@@ -42,6 +42,32 @@ export function describeActivity(event: ActivityEventDto): string {
       return `Changed the access of ${event.details?.recipient ?? 'another account'} to ${what}`;
     case 'item-share-removed':
       return `Stopped sharing ${what} with ${event.details?.recipient ?? 'another account'}`;
+    default:
+      return describeAdminActivity(event);
+  }
+}
+
+/** The admin area's actions: `kind: 'actor'` in the administrator's own log, naming the account acted on. */
+function describeAdminActivity(event: ActivityEventDto): string {
+  const byMe = event.details?.kind === 'actor';
+  const account = quoted(event.details?.name);
+  switch (event.type) {
+    case 'admin-account-disabled':
+      return byMe ? `Disabled the account ${account}` : 'Account disabled by an administrator';
+    case 'admin-account-enabled':
+      return byMe ? `Enabled the account ${account}` : 'Account enabled again by an administrator';
+    case 'admin-quota-changed':
+      return byMe ? `Changed the storage quota of ${account}` : 'Storage quota changed by an administrator';
+    case 'admin-role-changed':
+      return byMe ? `Changed the role of ${account}` : 'Role changed by an administrator';
+    case 'admin-password-reset':
+      return byMe ? `Started a password reset for ${account}` : 'Password reset started by an administrator';
+    case 'admin-account-deleted':
+      return `Deleted the account ${account}`;
+    case 'admin-settings-changed':
+      return 'Changed the server settings';
+    default:
+      return event.type;
   }
 }
 
