@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_ROLES,
   SECURITY_EVENT_TYPES,
   SHARE_LINK_KINDS,
   type ActivityPageDto,
@@ -78,7 +79,12 @@ export const publicFileDto = z.object({
   metadata: z.object({ linkType, size: z.number() }),
 }) satisfies z.ZodType<PublicFileDto>;
 
-export const userDto = z.object({ _id: z.string(), email: z.string(), emailVerified: z.boolean() }) satisfies z.ZodType<UserDto>;
+export const userDto = z.object({
+  _id: z.string(),
+  email: z.string(),
+  emailVerified: z.boolean(),
+  role: z.enum(ACCOUNT_ROLES).optional().describe('`admin` opens the admin area'),
+}) satisfies z.ZodType<UserDto>;
 export const userDetailedDto = userDto.extend({ createdAt: isoDate }) satisfies z.ZodType<UserDetailedDto>;
 
 export const appPasswordDto = z.object({

@@ -14,7 +14,7 @@ describe('POST /user-service/login', () => {
     const browser = h.browser();
     const response = await login(browser, account.email, account.password);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ user: { _id: account.id, email: account.email, emailVerified: true } });
+    expect(response.json()).toEqual({ user: { _id: account.id, email: account.email, emailVerified: true, role: expect.any(String) } });
     expect(response.cookies.map((c) => c.name).sort()).toEqual(['access-token', 'refresh-token']);
     expect((await browser.get('/user-service/user')).json()).toMatchObject({ _id: account.id });
   });

@@ -14,7 +14,7 @@ describe('GET /user-service/user and /user-service/user-detailed', () => {
 
     const user = await browser.get('/user-service/user');
     expect(user.statusCode).toBe(200);
-    expect(user.json()).toEqual({ _id: account.id, email: account.email, emailVerified: true });
+    expect(user.json()).toEqual({ _id: account.id, email: account.email, emailVerified: true, role: expect.any(String) });
 
     const detailed = await browser.get('/user-service/user-detailed');
     expect(detailed.statusCode).toBe(200);

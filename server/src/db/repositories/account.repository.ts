@@ -3,11 +3,26 @@ import type { AccountTable } from '../schema.js';
 
 export type AccountRow = AccountTable;
 
+/** `last_active_at` is kept to the minute. */
+const ACTIVITY_RESOLUTION_MS = 60_000;
+
 export class AccountRepository {
   constructor(private readonly db: Db) {}
 
   findById(id: string): Promise<AccountRow | undefined> {
     return this.db.selectFrom('account').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Whether the account exists and is neither disabled nor deleted: what its links and shares need. */
+  async isActive(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('account')
+      .select('id')
+      .where('id', '=', id)
+      .where('disabledAt', 'is', null)
+      .where('deletedAt', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   findByEmailKey(emailKey: string): Promise<AccountRow | undefined> {
@@ -44,6 +59,16 @@ export class AccountRepository {
       .where((eb) => eb.or([eb(column, 'is', null), eb(column, '<=', now - cooldownMs)]))
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Records activity now, at most once a minute: one conditional update, nothing written in between. */
+  async touchActive(id: string, now: number): Promise<void> {
+    await this.db
+      .updateTable('account')
+      .set({ lastActiveAt: now })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('lastActiveAt', 'is', null), eb('lastActiveAt', '<=', now - ACTIVITY_RESOLUTION_MS)]))
+      .execute();
   }
 
   /** Gives the slot back when the e-mail could not be sent, so the user may retry at once. */

@@ -30,15 +30,19 @@ export class AppPasswordRepository {
   }
 
   /**
-   * Whether the account has an app password with this secret hash; marks it used, at most once a
+   * Whether the account, active, has an app password with this secret hash; marks it used, at most once a
    * minute, so a sync client's stream of requests does not turn every read into a write.
    */
   async touch(accountId: string, secretHash: string, now: number): Promise<boolean> {
     const row = await this.db
       .selectFrom('appPassword')
-      .select(['id', 'lastUsedAt'])
-      .where('accountId', '=', accountId)
-      .where('secretHash', '=', secretHash)
+      .innerJoin('account', 'account.id', 'appPassword.accountId')
+      .select(['appPassword.id', 'appPassword.lastUsedAt'])
+      .where('appPassword.accountId', '=', accountId)
+      .where('appPassword.secretHash', '=', secretHash)
+      // A disabled or deleted account's app passwords stop working (and come back when it is enabled).
+      .where('account.disabledAt', 'is', null)
+      .where('account.deletedAt', 'is', null)
       .executeTakeFirst();
     if (!row) return false;
     if (row.lastUsedAt === null || row.lastUsedAt < now - 60_000) {

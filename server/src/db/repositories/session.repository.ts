@@ -38,7 +38,7 @@ export class SessionRepository {
     return this.db.selectFrom('session').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** True when the session exists, belongs to the account and is neither revoked nor expired. */
+  /** True when the session exists, belongs to an active account and is neither revoked nor expired. */
   async isActive(id: string, accountId: string, now: number): Promise<boolean> {
     return (await this.activeDriveVersion(id, accountId, now)) !== null;
   }
@@ -84,6 +84,7 @@ export class SessionRepository {
       check = preparedQuery(this.db, size, (ids: string[]) =>
         this.db
           .selectFrom('session')
+          .innerJoin('account', 'account.id', 'session.accountId')
           .leftJoin('driveVersion', 'driveVersion.accountId', 'session.accountId')
           .select((eb) => [
             'session.id',
@@ -92,7 +93,10 @@ export class SessionRepository {
             eb.fn.coalesce('driveVersion.version', eb.lit(0)).as('driveVersion'),
           ])
           .where('session.id', 'in', ids)
-          .where('session.revokedAt', 'is', null),
+          .where('session.revokedAt', 'is', null)
+          // A disabled or deleted account's access tokens stop at once, whatever revoked its sessions or not.
+          .where('account.disabledAt', 'is', null)
+          .where('account.deletedAt', 'is', null),
       );
       this.checks.set(size, check);
     }

@@ -62,7 +62,7 @@ function networkKeyOf(group: string): string {
 }
 
 export function toUserDto(row: AccountRow): UserDto {
-  return { _id: row.id, email: row.email, emailVerified: row.emailVerified === 1 };
+  return { _id: row.id, email: row.email, emailVerified: row.emailVerified === 1, role: row.role };
 }
 
 export class AccountService {
@@ -158,6 +158,9 @@ export class AccountService {
       if (account) await this.security?.record(account.id, { type: 'sign-in-failed', caller });
       throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or password');
     }
+    // Told only after the right password, so it says nothing to someone guessing.
+    if (account.disabledAt !== null || account.deletedAt !== null) throw new ForbiddenError('ACCOUNT_DISABLED', 'This account is disabled');
+    await this.accounts.touchActive(account.id, this.clock.now());
     await this.rememberDevice(account.id, browserId, caller);
     await this.security?.record(account.id, { type: 'sign-in', caller });
     return { account, tokens: await this.sessions.start(account.id, browserId) };
@@ -210,7 +213,10 @@ export class AccountService {
       if (until) await this.refuseDav(emailKey, caller, now, until);
     }
     const account = await this.accounts.findByEmailKey(emailKey);
-    if (account && (await verify(account.id, password))) return account;
+    if (account && (await verify(account.id, password))) {
+      await this.accounts.touchActive(account.id, now);
+      return account;
+    }
     const emailLock = await this.throttle.lockedUntil(perEmail[0], now);
     if (emailLock) await this.refuseDav(emailKey, caller, now, emailLock);
     for (const [key, policy] of [pair, perAddress, perEmail]) await this.throttle.recordFailure(key, now, policy);

@@ -39,6 +39,8 @@ export class SessionService {
     private readonly clock: Clock,
     /** Derives each refresh secret's successor (the server's secret key). */
     private readonly rotationKey: string,
+    /** Told of each refresh, for the account's last-active time. */
+    private readonly activity: { touchActive(accountId: string, now: number): Promise<void> } | null = null,
   ) {}
 
   async start(accountId: string, browserId: string): Promise<IssuedTokens> {
@@ -101,6 +103,7 @@ export class SessionService {
       }
     }
     const claims = { accountId: session.accountId, sessionId: session.id };
+    await this.activity?.touchActive(session.accountId, now);
     return {
       ...claims,
       accessToken: await this.signer.sign(claims, now),

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { AccountRepository } from '../../db/repositories/account.repository.js';
 import type { FileRow } from '../../db/repositories/file.repository.js';
 import type { LinkType } from '../../db/schema.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
@@ -76,6 +77,8 @@ export class ShareService {
     const file = await this.uow.repos.files.findById(id);
     if (!file || file.linkType === null || file.linkToken === null || file.trashedAt !== null) throw notFound();
     if (!sameToken(file.linkToken, token)) throw notFound();
+    // A disabled or deleted account's links answer as if they did not exist.
+    if (!(await new AccountRepository(this.uow.repos.db).isActive(file.ownerId))) throw notFound();
     return file;
   }
 

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import type { FileRow } from '../../db/repositories/file.repository.js';
 import type { FolderRow } from '../../db/repositories/folder.repository.js';
+import { AccountRepository } from '../../db/repositories/account.repository.js';
 import type { LoginThrottleRepository, ThrottlePolicy } from '../../db/repositories/login-throttle.repository.js';
 import type { ShareLinkRepository, ShareLinkRow } from '../../db/repositories/share-link.repository.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
@@ -102,7 +103,8 @@ export class SharedAccessService {
   /** The link and its item, live. `access` is the visitor's unlock token, if any. */
   async open(token: string, access: string | undefined): Promise<SharedLink> {
     const link = await this.deps.links.findByToken(token);
-    if (!link) throw gone();
+    // A disabled or deleted account's links answer as if they did not exist.
+    if (!link || !(await new AccountRepository(this.deps.uow.repos.db).isActive(link.ownerId))) throw gone();
     const now = this.deps.clock.now();
     if (link.expiresAt !== null && link.expiresAt <= now) throw new DomainError('LINK_EXPIRED', 'This link has expired');
     const { files, folders } = this.deps.uow.repos;
