@@ -88,6 +88,7 @@ import { JobStatsRepository } from './db/repositories/job-stats.repository.js';
 import { SecurityEventRepository } from './db/repositories/security-event.repository.js';
 import { SecurityLogService } from './services/accounts/security-log.service.js';
 import { activityRoutes } from './http/routes/users/activity.routes.js';
+import { QuotaPolicy } from './services/admin/quota-policy.js';
 import { ItemShareRepository } from './db/repositories/item-share.repository.js';
 import { ItemAccess } from './services/sharing/item-access.js';
 import { ItemShareService } from './services/sharing/item-share.service.js';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     countJobs: () => new JobStatsRepository(database.db).countByNameAndState(clock.now()),
   });
   const securityLog = new SecurityLogService(new SecurityEventRepository(database.db), clock);
+  const quota = new QuotaPolicy(database.db, config.storageQuotaBytes);
   const sessionRepository = new SessionRepository(database.db);
   const accountTokens = new AccountTokenRepository(database.db);
   const loginThrottle = new LoginThrottleRepository(database.db);
@@ -218,18 +220,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const files = new FileService(uow, folders, events, clock);
   const trash = new TrashService(uow, queue, events, clock);
   const moves = new MoveService(uow, folders, trash, events, clock);
-  const uploads = new UploadService(
-    uow,
-    folders,
-    store,
-    events,
-    clock,
-    {
-      maxUploadBytes: config.maxUploadBytes,
-      quotaBytes: config.storageQuotaBytes,
-    },
-    metrics,
-  );
+  const uploads = new UploadService(uow, folders, store, events, clock, { maxUploadBytes: config.maxUploadBytes }, quota, metrics);
   const tus = new TusUploadService(
     new TusUploadRepository(database.db),
     uow,
@@ -240,7 +231,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     clock,
     {
       maxUploadBytes: config.maxUploadBytes,
-      quotaBytes: config.storageQuotaBytes,
+      quota,
       expiryMs: config.resumableUploadExpiryHours * 3_600_000,
     },
     metrics,
@@ -420,7 +411,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   davRoutes(app, {
     dav: new DavServer(davDrive, new DavLockService(database.db, uow, clock), davProperties, {
       maxUploadBytes: config.maxUploadBytes,
-      quotaBytes: config.storageQuotaBytes,
+      quotaOf: (ownerId) => quota.limitOf(ownerId),
       appUrl: config.http.appUrl,
     }),
     accounts,

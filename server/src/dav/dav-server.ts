@@ -45,7 +45,8 @@ export type DavResponse =
 
 export interface DavServerOptions {
   maxUploadBytes: number | null;
-  quotaBytes: number | null;
+  /** The quota in force for an account (its own or the server's default); null for none. */
+  quotaOf: (ownerId: string) => Promise<number | null>;
   /** The public origin (APP_URL): a Destination on its host is on this server too. */
   appUrl: string;
 }
@@ -324,7 +325,8 @@ export class DavServer {
         : propRequest.kind === 'allprop' && propRequest.include.some((q) => q.ns === DAV_NS && q.local.startsWith('quota-'));
     if (wantsQuota) {
       const used = await this.drive.bytesCharged(ownerId);
-      ctx.quota = { used, available: this.options.quotaBytes === null ? null : Math.max(0, this.options.quotaBytes - used) };
+      const quotaBytes = await this.options.quotaOf(ownerId);
+      ctx.quota = { used, available: quotaBytes === null ? null : Math.max(0, quotaBytes - used) };
     }
     const withDead = (items: DavItem[]) => this.withDead(ownerId, propRequest, items);
     let first = '';

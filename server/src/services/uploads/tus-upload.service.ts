@@ -15,12 +15,13 @@ import type { Clock } from '../clock.js';
 import type { FolderService } from '../drive/folder.service.js';
 import type { UploadService } from './upload.service.js';
 import type { TransferMeter } from '../../observability/metrics.js';
+import type { QuotaPolicy } from '../admin/quota-policy.js';
 
 export type { TusUploadRow } from '../../db/repositories/tus-upload.repository.js';
 
 export interface TusLimits {
   maxUploadBytes: number | null;
-  quotaBytes: number | null;
+  quota: QuotaPolicy;
   /** An upload untouched this long is deleted with its bytes. */
   expiryMs: number;
 }
@@ -87,7 +88,7 @@ export class TusUploadService {
     ownerId: string,
     input: { length: number; filename: string; parent: string; metadata: string; drop?: { linkId: string; uploaderName: string | null } },
   ): Promise<TusUploadRow> {
-    const { maxUploadBytes, quotaBytes } = this.limits;
+    const { maxUploadBytes } = this.limits;
     if (maxUploadBytes !== null && input.length > maxUploadBytes) {
       throw new DomainError('PAYLOAD_TOO_LARGE', `File is larger than ${maxUploadBytes} bytes`);
     }
@@ -120,6 +121,7 @@ export class TusUploadService {
     await this.uow.run(async (r) => {
       await r.folders.lockTree(ownerId);
       const uploads = new TusUploadRepository(r.db);
+      const quotaBytes = await this.limits.quota.limitOf(ownerId, r.db);
       if (quotaBytes !== null && (await r.files.bytesCharged(ownerId)) + input.length > quotaBytes) {
         throw new DomainError('QUOTA_EXCEEDED', `This upload would go over your storage quota of ${quotaBytes} bytes`);
       }

@@ -1,5 +1,6 @@
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { QuotaPolicy } from '../admin/quota-policy.js';
 import { TusUploadRepository } from '../../db/repositories/tus-upload.repository.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { nameKeyOf, sanitizeName } from '../../domain/names.js';
@@ -81,7 +82,8 @@ export class UploadService {
     private readonly store: EncryptedStore,
     private readonly events: DriveEvents,
     private readonly clock: Clock,
-    private readonly limits: { maxUploadBytes: number | null; quotaBytes: number | null },
+    private readonly limits: { maxUploadBytes: number | null },
+    private readonly quota: QuotaPolicy,
     private readonly transfers?: TransferMeter,
   ) {}
 
@@ -103,7 +105,6 @@ export class UploadService {
    * lock, row and jobs in one transaction. On failure the bytes are deleted.
    */
   async commitStored(input: StoredBlob): Promise<FileRow> {
-    const { quotaBytes } = this.limits;
     const { filename, storageKey, contentType } = input;
     const now = this.clock.now();
     const row: FileRow = {
@@ -130,6 +131,7 @@ export class UploadService {
     let stored: FileRow;
     try {
       stored = await this.uow.run(async (r) => {
+        const quotaBytes = await this.quota.limitOf(input.ownerId, r.db);
         if (quotaBytes !== null) {
           // Under the owner's lock, so two uploads finishing together cannot both take the last bytes.
           await r.folders.lockTree(input.ownerId);
@@ -158,13 +160,13 @@ export class UploadService {
     const current = await this.uow.repos.files.findOwned(ownerId, fileId);
     if (!current || current.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
     const { storageKey, written, contentType } = await this.writeBlob(ownerId, current.filename, body, current.size);
-    const { quotaBytes } = this.limits;
     let replaced: FileRow;
     try {
       replaced = await this.uow.run(async (r) => {
         await r.folders.lockTree(ownerId);
         const file = await r.files.findOwned(ownerId, fileId);
         if (!file || file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
+        const quotaBytes = await this.quota.limitOf(ownerId, r.db);
         if (quotaBytes !== null && (await r.files.bytesCharged(ownerId)) - file.size + written.size > quotaBytes) {
           throw quotaExceeded(quotaBytes);
         }
@@ -201,7 +203,8 @@ export class UploadService {
    */
   private async writeBlob(ownerId: string, filename: string, body: Readable, replacing: number, cap = Infinity) {
     const storageKey = newId();
-    const { maxUploadBytes, quotaBytes } = this.limits;
+    const { maxUploadBytes } = this.limits;
+    const quotaBytes = await this.quota.limitOf(ownerId);
     // With a quota, the upload may take no more than what is left of it beside the files and the
     // unfinished resumable uploads' reservations (checked again at commit).
     const left = quotaBytes === null ? null : quotaBytes - (await this.uow.repos.files.bytesCharged(ownerId)) + replacing;

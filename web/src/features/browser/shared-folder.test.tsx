@@ -2,7 +2,7 @@ import type { FolderDto, ShareRole, SharedAccessDto } from '@nimbus/common';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { makeFile, makeFolder, mockDrive } from '../../test/drive-fixtures';
-import { onRequest, requests } from '../../test/http-mock';
+import { onRequest, requests, requestsTo } from '../../test/http-mock';
 import { renderApp, testUser } from '../../test/render-app';
 
 const owner = { id: 'acc-owner', email: 'owner@example.com' };
@@ -115,6 +115,19 @@ describe('a folder shared with the account', () => {
     await waitFor(() => expect(requests.filter((r) => r.url === '/file-service/upload')).toHaveLength(1));
     const form = requests.find((r) => r.url === '/file-service/upload')!.body as FormData;
     expect(form.get('parent')).toBe(root._id);
+  });
+
+  it('as editor: a new folder is made in the open shared folder', async () => {
+    const { inner } = sharedTree('editor');
+    onRequest('POST', '/folder-service/create', { status: 201, data: makeFolder('Ideas', { parent: inner._id }) });
+    renderApp(`/folder/${inner._id}`, { user: testUser });
+    await screen.findByTestId('shared-by');
+    fireEvent.click(addNewButton());
+    fireEvent.click(screen.getByRole('menuitem', { name: 'Create Folder' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create Folder' });
+    fireEvent.change(within(dialog).getByRole('textbox'), { target: { value: 'Ideas' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(requestsTo('POST', '/folder-service/create')[0]?.body).toEqual({ name: 'Ideas', parent: inner._id }));
   });
 
   it('as editor: rename and trash inside it, but not of the shared folder itself; no public links or move', async () => {
