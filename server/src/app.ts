@@ -89,6 +89,18 @@ import { SecurityEventRepository } from './db/repositories/security-event.reposi
 import { SecurityLogService } from './services/accounts/security-log.service.js';
 import { activityRoutes } from './http/routes/users/activity.routes.js';
 import { QuotaPolicy } from './services/admin/quota-policy.js';
+import { ServerSettingRepository } from './db/repositories/server-setting.repository.js';
+import { ServerSettingsService } from './services/admin/server-settings.service.js';
+import { AdminUserRepository } from './db/repositories/admin-user.repository.js';
+import { AdminUserService } from './services/admin/admin-user.service.js';
+import { AdminSettingsService } from './services/admin/admin-settings.service.js';
+import { AdminOverviewRepository } from './db/repositories/admin-overview.repository.js';
+import { AdminOverviewService } from './services/admin/admin-overview.service.js';
+import { AccountDeletionRepository } from './db/repositories/account-deletion.repository.js';
+import { AccountDeletionService } from './services/admin/account-deletion.service.js';
+import { adminRoutes } from './http/routes/admin/admin.routes.js';
+import { storageUsageRoutes } from './http/routes/admin/storage-usage.routes.js';
+import { serverVersion } from './version.js';
 import { ItemShareRepository } from './db/repositories/item-share.repository.js';
 import { ItemAccess } from './services/sharing/item-access.js';
 import { ItemShareService } from './services/sharing/item-share.service.js';
@@ -186,6 +198,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     countJobs: () => new JobStatsRepository(database.db).countByNameAndState(clock.now()),
   });
   const securityLog = new SecurityLogService(new SecurityEventRepository(database.db), clock);
+  const settings = new ServerSettingsService(
+    new ServerSettingRepository(database.db),
+    {
+      signup: config.signupOpen ? 'open' : 'closed',
+      defaultQuotaBytes: config.storageQuotaBytes,
+      trashRetentionDays: config.trashRetentionDays,
+      usersMayInvite: false,
+    },
+    clock,
+  );
   const quota = new QuotaPolicy(database.db, config.storageQuotaBytes);
   const sessionRepository = new SessionRepository(database.db);
   const accountTokens = new AccountTokenRepository(database.db);
@@ -196,6 +218,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     SessionTokenSigner.fromSecret(config.secrets.secretKey, LIMITS.accessTokenMs),
     clock,
     `refresh-rotation:${config.secrets.secretKey}`,
+    new AccountRepository(database.db),
   );
   const accounts = new AccountService(
     new AccountRepository(database.db),
@@ -243,6 +266,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const media = new MediaService(files, fileMedia, store);
   const shares = new ShareService(uow, files, clock, securityLog);
   const zips = new ZipService(uow, store);
+  const accountDeletion = new AccountDeletionService(new AccountDeletionRepository(database.db), trash, tus);
   const streamTokens = new StreamTokenService(config.secrets.secretKey, new SessionRepository(database.db), clock);
 
   const search = createSearch(searchConfig, {
@@ -263,7 +287,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         for (const key of keys) await store.delete(key);
       },
       [JOB.trashPurge]: async () => {
-        await trash.purgeExpired(config.trashRetentionDays);
+        // Read each run: an administrator's change applies from the next purge, in every process.
+        await trash.purgeExpired((await settings.get()).trashRetentionDays);
       },
       [JOB.housekeepingPurge]: async () => {
         await housekeeping.purge();
@@ -274,6 +299,9 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       },
       [JOB.fileThumbnail]: handleThumbnail(thumbnails),
       [JOB.thumbnailBackfill]: handleThumbnailBackfill(fileMedia, queue, clock),
+      [JOB.accountDelete]: async ({ accountId }) => {
+        await accountDeletion.run(accountId);
+      },
       [JOB.integrityScrub]: async () => {
         await integrity.scrub?.runBatch();
       },
@@ -399,6 +427,29 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     secureCookies: config.http.secureCookies,
   });
   searchRoutes(app, { search: search.service, requireAuth });
+  adminRoutes(app, {
+    users: new AdminUserService({
+      users: new AdminUserRepository(database.db, database.dialect),
+      settings,
+      sessions,
+      accounts,
+      queue,
+      security: securityLog,
+      clock,
+      wake: () => worker.notify(),
+    }),
+    settings: new AdminSettingsService(settings, securityLog),
+    overview: new AdminOverviewService({
+      counts: new AdminOverviewRepository(database.db),
+      jobs: new JobStatsRepository(database.db),
+      scrub: integrity.scrub,
+      storageDir: config.storage.driver === 'fs' ? config.storage.root : null,
+      version: serverVersion(),
+      clock,
+    }),
+    requireAuth,
+  });
+  storageUsageRoutes(app, { quota, requireAuth });
   const davProperties = new DavPropertyService(database.db, uow);
   const davDrive = new DavDrive({
     data: new DavDriveService({ uow, dav: davRepository, store }),

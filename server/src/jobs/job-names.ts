@@ -9,6 +9,7 @@ export const JOB = {
   searchIndexFolder: 'search.index-folder',
   searchBackfill: 'search.backfill',
   integrityScrub: 'integrity.scrub',
+  accountDelete: 'account.delete',
 } as const;
 
 export type JobName = (typeof JOB)[keyof typeof JOB];
@@ -23,4 +24,5 @@ export interface JobPayloads {
   'search.index-folder': { folderId: string; cascade: boolean };
   'search.backfill': { round?: number };
   'integrity.scrub': Record<string, never>;
+  'account.delete': { accountId: string };
 }

@@ -4,4 +4,5 @@ defineCommands({
   check: () => import('./check.js').then((m) => m.checkCommand),
   backup: () => import('./backup.js').then((m) => m.backupCommand),
   restore: () => import('./restore.js').then((m) => m.restoreCommand),
+  admin: () => import('./admin.js').then((m) => m.adminCommand),
 });

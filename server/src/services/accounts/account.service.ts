@@ -293,6 +293,21 @@ export class AccountService {
     await this.sendWithCooldown(account, 'resetEmailSentAt', 'reset-password', caller.log);
   }
 
+  /**
+   * A reset an administrator started: the same single-use link and e-mail as `sendPasswordReset`,
+   * under the account's one-minute cooldown but no per-address limit. Without e-mail, or when
+   * sending fails, the link is handed back for the administrator to pass on.
+   */
+  async startPasswordResetFor(accountId: string, log?: Logger): Promise<{ emailSent: boolean; link: string | null }> {
+    const account = await this.get(accountId);
+    const now = this.clock.now();
+    if (!(await this.accounts.claimEmailSlot(account.id, 'resetEmailSentAt', now, LIMITS.emailCooldownMs)))
+      this.refuseCooldown(account, 'resetEmailSentAt', now);
+    const link = await this.issueLink(account, 'reset-password');
+    if (this.mailer && (await this.sendLink(account, 'reset-password', link, log))) return { emailSent: true, link: null };
+    return { emailSent: false, link };
+  }
+
   /** Sets a new password from an e-mailed token; every session of the account ends. */
   async resetPassword(token: string, password: string, caller: Caller): Promise<void> {
     await this.rateLimit('reset-password', caller.address);
@@ -343,19 +358,26 @@ export class AccountService {
 
   private async sendWithCooldown(account: AccountRow, slot: EmailSlot, purpose: AccountTokenPurpose, log?: Logger): Promise<void> {
     const now = this.clock.now();
-    if (!(await this.accounts.claimEmailSlot(account.id, slot, now, LIMITS.emailCooldownMs))) {
-      // The row read for this request tells how long is left; a racing request that just took the slot leaves a full minute.
-      const waitMs = (account[slot] ?? now) + LIMITS.emailCooldownMs - now;
-      throw new TooManyError('COOLDOWN', 'Please wait 1 minute before resending', Math.max(1, Math.ceil(waitMs / 1000)));
-    }
+    if (!(await this.accounts.claimEmailSlot(account.id, slot, now, LIMITS.emailCooldownMs))) this.refuseCooldown(account, slot, now);
     if (!(await this.trySend(account, purpose, log))) {
       await this.accounts.releaseEmailSlot(account.id, slot, now);
       throw new UnavailableError('The e-mail could not be sent; try again later');
     }
   }
 
+  private refuseCooldown(account: AccountRow, slot: EmailSlot, now: number): never {
+    // The row read for this request tells how long is left; a racing request that just took the slot leaves a full minute.
+    const waitMs = (account[slot] ?? now) + LIMITS.emailCooldownMs - now;
+    throw new TooManyError('COOLDOWN', 'Please wait 1 minute before resending', Math.max(1, Math.ceil(waitMs / 1000)));
+  }
+
   /** Issues a fresh single-use token (older ones become void) and e-mails its link. */
   private async trySend(account: AccountRow, purpose: AccountTokenPurpose, log: Logger = this.log): Promise<boolean> {
+    return this.sendLink(account, purpose, await this.issueLink(account, purpose), log);
+  }
+
+  /** A fresh single-use token's link (older tokens of the purpose become void). */
+  private async issueLink(account: AccountRow, purpose: AccountTokenPurpose): Promise<string> {
     const now = this.clock.now();
     const token = newSecret();
     const ttl = purpose === 'verify-email' ? LIMITS.verifyEmailTokenMs : LIMITS.resetPasswordTokenMs;
@@ -368,7 +390,10 @@ export class AccountService {
       usedAt: null,
       createdAt: now,
     });
-    const link = `${this.options.appUrl}/${purpose}/${token}`;
+    return `${this.options.appUrl}/${purpose}/${token}`;
+  }
+
+  private async sendLink(account: AccountRow, purpose: AccountTokenPurpose, link: string, log: Logger = this.log): Promise<boolean> {
     const message: MailMessage =
       purpose === 'verify-email' ? verifyEmailMessage(account.email, link) : resetPasswordMessage(account.email, link);
     try {

@@ -5,7 +5,6 @@ import type { FolderUploadFile } from '../../api/uploads.api';
 import { lazyModule } from '../../components/lazy-module';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { cancelUpload, resetUploads, setUploadPaused } from '../../state/upload.slice';
-import { useOpenFolderAccess } from '../item-shares/useFolderAccess';
 import { ensureStorageRoom } from './storage-room';
 import { abortAllUploads, abortUpload, resumableOf } from './upload-controllers';
 import { uploadParentOf } from './upload-target';
@@ -21,8 +20,6 @@ export function useUploader() {
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
   const parent = uploadParentOf(pathname);
-  // Into a folder shared with the account the bytes count against the owner's quota, which only the server knows.
-  const checksQuota = useOpenFolderAccess().role === 'owner';
 
   const owner = useAppSelector((state) => state.user.user?._id ?? '');
 
@@ -33,24 +30,22 @@ export function useUploader() {
      */
     (files: File[], into?: string) => {
       const start = () => runner.load().then((run) => run.uploadFiles({ dispatch, queryClient, owner }, files, into ?? parent));
-      if (into !== undefined || !checksQuota) void start();
+      if (into !== undefined) void start();
       else
         void ensureStorageRoom(queryClient, totalSize(files)).then((fits) => {
           if (fits) void start();
         });
     },
-    [dispatch, queryClient, owner, parent, checksQuota],
+    [dispatch, queryClient, owner, parent],
   );
 
   const uploadFolder = useCallback(
     (files: FolderUploadFile[]) => {
-      const start = () => runner.load().then((run) => run.uploadFolderFiles({ dispatch, queryClient, owner }, files, parent));
-      if (!checksQuota) return void start();
       void ensureStorageRoom(queryClient, totalSize(files.map((f) => f.file))).then((fits) => {
-        if (fits) void start();
+        if (fits) void runner.load().then((run) => run.uploadFolderFiles({ dispatch, queryClient, owner }, files, parent));
       });
     },
-    [dispatch, queryClient, owner, parent, checksQuota],
+    [dispatch, queryClient, owner, parent],
   );
 
   const cancel = useCallback(

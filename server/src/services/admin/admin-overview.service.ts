@@ -1,0 +1,53 @@
+import type { AdminOverviewDto } from '@nimbus/common';
+import { statfs } from 'node:fs/promises';
+import type { AdminOverviewRepository } from '../../db/repositories/admin-overview.repository.js';
+import type { JobStatsRepository } from '../../db/repositories/job-stats.repository.js';
+import type { IntegrityScrub } from '../../integrity/integrity-scrub.js';
+import type { Clock } from '../clock.js';
+
+export interface AdminOverviewDeps {
+  counts: AdminOverviewRepository;
+  jobs: JobStatsRepository;
+  scrub: IntegrityScrub | null;
+  /** The local file store's directory; null for an S3 bucket, whose free space cannot be read. */
+  storageDir: string | null;
+  version: string;
+  clock: Clock;
+}
+
+/** The admin area's first page: accounts, totals, disk, jobs and scrub at a glance. */
+export class AdminOverviewService {
+  constructor(private readonly deps: AdminOverviewDeps) {}
+
+  async get(): Promise<AdminOverviewDto> {
+    const now = this.deps.clock.now();
+    const [counts, jobs, scrub, disk] = await Promise.all([
+      this.deps.counts.counts(now),
+      this.deps.jobs.countByNameAndState(now),
+      this.deps.scrub?.state() ?? null,
+      this.disk(),
+    ]);
+    const jobsIn = (...states: string[]) => jobs.filter((j) => states.includes(j.state)).reduce((sum, j) => sum + j.count, 0);
+    return {
+      accounts: counts.accounts,
+      files: counts.files,
+      folders: counts.folders,
+      // File versions do not exist yet.
+      bytes: { ...counts.bytes, versions: 0 },
+      disk,
+      jobs: { queued: jobsIn('queued', 'delayed'), running: jobsIn('running'), failed: jobsIn('failed') },
+      scrub: this.deps.scrub ? { phase: scrub?.phase ?? 'idle', updatedAt: new Date(scrub?.lastRunAt ?? now).toISOString() } : null,
+      version: this.deps.version,
+    };
+  }
+
+  private async disk(): Promise<AdminOverviewDto['disk']> {
+    if (this.deps.storageDir === null) return null;
+    try {
+      const stats = await statfs(this.deps.storageDir);
+      return { freeBytes: stats.bavail * stats.bsize, totalBytes: stats.blocks * stats.bsize };
+    } catch {
+      return null;
+    }
+  }
+}
