@@ -5,6 +5,7 @@ import type { FolderUploadFile } from '../../api/uploads.api';
 import { lazyModule } from '../../components/lazy-module';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
 import { cancelUpload, resetUploads, setUploadPaused } from '../../state/upload.slice';
+import { useOpenFolderAccess } from '../item-shares/useFolderAccess';
 import { ensureStorageRoom } from './storage-room';
 import { abortAllUploads, abortUpload, resumableOf } from './upload-controllers';
 import { uploadParentOf } from './upload-target';
@@ -20,6 +21,8 @@ export function useUploader() {
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
   const parent = uploadParentOf(pathname);
+  // Into a folder shared with the account the bytes count against the owner's quota, which only the server knows.
+  const checksQuota = useOpenFolderAccess().role === 'owner';
 
   const owner = useAppSelector((state) => state.user.user?._id ?? '');
 
@@ -30,22 +33,24 @@ export function useUploader() {
      */
     (files: File[], into?: string) => {
       const start = () => runner.load().then((run) => run.uploadFiles({ dispatch, queryClient, owner }, files, into ?? parent));
-      if (into !== undefined) void start();
+      if (into !== undefined || !checksQuota) void start();
       else
         void ensureStorageRoom(queryClient, totalSize(files)).then((fits) => {
           if (fits) void start();
         });
     },
-    [dispatch, queryClient, owner, parent],
+    [dispatch, queryClient, owner, parent, checksQuota],
   );
 
   const uploadFolder = useCallback(
     (files: FolderUploadFile[]) => {
+      const start = () => runner.load().then((run) => run.uploadFolderFiles({ dispatch, queryClient, owner }, files, parent));
+      if (!checksQuota) return void start();
       void ensureStorageRoom(queryClient, totalSize(files.map((f) => f.file))).then((fits) => {
-        if (fits) void runner.load().then((run) => run.uploadFolderFiles({ dispatch, queryClient, owner }, files, parent));
+        if (fits) void start();
       });
     },
-    [dispatch, queryClient, owner, parent],
+    [dispatch, queryClient, owner, parent, checksQuota],
   );
 
   const cancel = useCallback(
