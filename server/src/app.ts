@@ -266,7 +266,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const media = new MediaService(files, fileMedia, store);
   const shares = new ShareService(uow, files, clock, securityLog);
   const zips = new ZipService(uow, store);
-  const accountDeletion = new AccountDeletionService(new AccountDeletionRepository(database.db), trash, tus);
+  const accountDeletion = new AccountDeletionService(new AccountDeletionRepository(database.db), trash, tus, queue);
   const streamTokens = new StreamTokenService(config.secrets.secretKey, new SessionRepository(database.db), clock);
 
   const search = createSearch(searchConfig, {
@@ -296,6 +296,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         await davRepository.purgeOrphanProperties();
         await tus.purgeExpired();
         await securityLog.prune();
+        await accountDeletion.requeuePending();
       },
       [JOB.fileThumbnail]: handleThumbnail(thumbnails),
       [JOB.thumbnailBackfill]: handleThumbnailBackfill(fileMedia, queue, clock),

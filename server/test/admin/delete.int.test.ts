@@ -134,6 +134,20 @@ describe('admin area: deleting an account', () => {
     expect(adminLog.map((e) => e.type)).toContain('admin-account-deleted');
   });
 
+  it('finishes a deletion a stopped server left undone, at the next housekeeping', async () => {
+    const carol = await h.account();
+    await upload(carol.browser, 'carol.txt', 'carol');
+    // Marked deleted with no job queued: what a crash right after the mark leaves.
+    await h.app.database.db
+      .updateTable('account')
+      .set({ deletedAt: Date.now(), disabledAt: Date.now() })
+      .where('id', '=', carol.id)
+      .execute();
+    await h.app.background.schedule();
+    await drainAll();
+    expect(await rowsNaming(h, carol.id)).toEqual({});
+  });
+
   it('refuses deleting oneself or the last administrator', async () => {
     const self = await admin.browser.delete(`/admin-service/users/${admin.id}`, { confirmEmail: admin.email });
     expect(self.statusCode).toBe(409);

@@ -1,5 +1,7 @@
 import type { AccountDeletionRepository } from '../../db/repositories/account-deletion.repository.js';
 import { DomainError } from '../../domain/errors.js';
+import { JOB } from '../../jobs/job-names.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import type { TrashService } from '../drive/trash.service.js';
 import type { TusUploadService } from '../uploads/tus-upload.service.js';
 
@@ -17,6 +19,7 @@ export class AccountDeletionService {
     private readonly rows: AccountDeletionRepository,
     private readonly trash: TrashService,
     private readonly tus: TusUploadService,
+    private readonly queue: JobQueue,
   ) {}
 
   async run(accountId: string): Promise<void> {
@@ -35,8 +38,10 @@ export class AccountDeletionService {
     await this.rows.removeRest(accountId);
   }
 
-  /** Accounts whose removal a stopped server left unfinished. */
-  pending(): Promise<string[]> {
-    return this.rows.pending();
+  /** Enqueues again the removal of accounts a stopped server or a job given up on left unfinished (housekeeping). */
+  async requeuePending(): Promise<void> {
+    for (const accountId of await this.rows.pending()) {
+      await this.queue.enqueue(JOB.accountDelete, { accountId }, { dedupeKey: `${JOB.accountDelete}:${accountId}` });
+    }
   }
 }
