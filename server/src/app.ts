@@ -382,7 +382,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const downloads = new DownloadService(files, shares, store);
   const itemShareRows = new ItemShareRepository(database.db);
   const access = new ItemAccess(uow.repos, itemShareRows);
-  const sharedDrive = new SharedDriveService(uow.repos, itemShareRows);
+  const sharedDrive = new SharedDriveService(uow.repos, itemShareRows, access);
   const itemShares = new ItemShareService(
     uow.repos,
     itemShareRows,
@@ -427,7 +427,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     maxUploadBytes: config.maxUploadBytes,
     secureCookies: config.http.secureCookies,
   });
-  searchRoutes(app, { search: search.service, requireAuth });
+  searchRoutes(app, { search: search.service, sharedDrive, requireAuth });
   adminRoutes(app, {
     users: new AdminUserService({
       users: new AdminUserRepository(database.db, database.dialect),

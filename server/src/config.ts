@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { SIGNUP_MODES, type SignupMode } from '@nimbus/common';
 import { z } from 'zod';
 import { DEFAULT_PASSWORD_HASH_COST } from './security/password.js';
 
@@ -65,7 +66,8 @@ export interface Config {
   storage: StorageConfig;
   mail: MailConfig | null;
   secrets: { secretKey: string; encryptionKey: Buffer };
-  signupOpen: boolean;
+  /** Who may sign up unless an administrator chose otherwise in the admin area. */
+  signup: SignupMode;
   /** Per client address and hour: sign-ups, reset e-mails and reset attempts; 0 turns the limit off. */
   accountRateLimit: number;
   trashRetentionDays: number;
@@ -122,7 +124,7 @@ const envSchema = z.object({
   MAIL_FROM: text.optional(),
   SECRET_KEY: text.refine((v) => v.length >= 32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: text.refine((v) => parseKey(v) !== null, 'must be 32 bytes as 64 hex digits or base64').optional(),
-  SIGNUP: z.enum(['open', 'closed']).default('open'),
+  SIGNUP: z.enum(SIGNUP_MODES).default('open'),
   ACCOUNT_RATE_LIMIT: integer(0, 1_000_000).default(30),
   TRUST_PROXY: text
     .refine(
@@ -226,7 +228,7 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
         : { driver: 'fs', root: path.join(dataDir, 'files') },
     mail: e.SMTP_URL ? { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM as string } : null,
     secrets,
-    signupOpen: e.SIGNUP === 'open',
+    signup: e.SIGNUP,
     accountRateLimit: e.ACCOUNT_RATE_LIMIT,
     trashRetentionDays: e.TRASH_RETENTION_DAYS,
     maxUploadBytes: e.MAX_UPLOAD_BYTES ?? null,

@@ -44,3 +44,14 @@ export function itemSharedMessage(to: string, sharedBy: string, itemName: string
     'You get this e-mail because someone shared an item with your Nimbus account.',
   );
 }
+
+/** Invites someone to make an account on this server; the link opens the sign-up page. */
+export function invitationMessage(to: string, invitedBy: string, link: string, days: number): MailMessage {
+  return linkMessage(
+    to,
+    `${invitedBy} invited you to Nimbus`,
+    `${invitedBy} invited you to make an account on their Nimbus server. Open this link to sign up with this e-mail address:`,
+    link,
+    `The link works once and expires in ${days} days. If you did not expect it, ignore this e-mail.`,
+  );
+}

@@ -69,16 +69,27 @@ export class SemanticSearchService {
    * else's queries behind it on the query thread.
    */
   async search(ownerId: string, query: string): Promise<SemanticResults> {
-    if (!this.enabled) return { files: [], folders: [] };
-    const running = this.inFlight.get(ownerId) ?? 0;
+    return this.searchAs(ownerId, [ownerId], query).then((found) => found[0]!);
+  }
+
+  /**
+   * One query of `callerId` over several accounts' indexes, one answer per account in order: their
+   * own and those of accounts that shared items with them (the caller keeps only what is shared).
+   * It counts once against the caller's queries in flight.
+   */
+  async searchAs(callerId: string, ownerIds: string[], query: string): Promise<SemanticResults[]> {
+    if (!this.enabled) return ownerIds.map(() => ({ files: [], folders: [] }));
+    const running = this.inFlight.get(callerId) ?? 0;
     if (running >= MAX_QUERIES_IN_FLIGHT) throw new TooManyError('RATE_LIMITED', 'Too many searches at once; try again in a moment', 1);
-    this.inFlight.set(ownerId, running + 1);
+    this.inFlight.set(callerId, running + 1);
     try {
-      return await this.answer(ownerId, query);
+      const found: SemanticResults[] = [];
+      for (const ownerId of ownerIds) found.push(await this.answer(ownerId, query));
+      return found;
     } finally {
-      const left = (this.inFlight.get(ownerId) ?? 1) - 1;
-      if (left > 0) this.inFlight.set(ownerId, left);
-      else this.inFlight.delete(ownerId);
+      const left = (this.inFlight.get(callerId) ?? 1) - 1;
+      if (left > 0) this.inFlight.set(callerId, left);
+      else this.inFlight.delete(callerId);
     }
   }
 

@@ -44,7 +44,7 @@ describe('loadConfig', () => {
     expect(config.db).toEqual({ driver: 'sqlite', path: path.join(cwd, 'data', 'nimbus.sqlite') });
     expect(config.storage).toEqual({ driver: 'fs', root: path.join(cwd, 'data', 'files') });
     expect(config.mail).toBeNull();
-    expect(config.signupOpen).toBe(true);
+    expect(config.signup).toBe('open');
     expect(config.trashRetentionDays).toBe(30);
     expect(config.maxUploadBytes).toBeNull();
     expect(config.logLevel).toBe('info');
@@ -90,9 +90,13 @@ describe('loadConfig', () => {
     });
     expect(config.mail).toEqual({ smtpUrl: 'smtp://user:pass@mail:587', from: 'Nimbus <drive@example.com>' });
     expect(config.secrets).toEqual({ secretKey: SECRET, encryptionKey: Buffer.from(HEX_KEY, 'hex') });
-    expect(config.signupOpen).toBe(false);
+    expect(config.signup).toBe('closed');
     expect(config.trashRetentionDays).toBe(0);
     expect(config.maxUploadBytes).toBe(1048576);
+  });
+
+  it('takes SIGNUP=invite', () => {
+    expect(loadConfig({ SIGNUP: 'invite' }, cwd).signup).toBe('invite');
   });
 
   it('treats a variable set to nothing as unset', () => {

@@ -62,7 +62,7 @@ export function testConfig(dataDir: string, db: DatabaseConfig, overrides: Parti
     storage: { driver: 'fs', root: path.join(dataDir, 'files') },
     mail: null,
     secrets: { secretKey: 'test-secret-key-that-is-long-enough-0123456789', encryptionKey: randomBytes(32) },
-    signupOpen: true,
+    signup: 'open',
     // Test files sign up many accounts from one address; the limit's own test turns it on.
     accountRateLimit: 0,
     trashRetentionDays: 30,

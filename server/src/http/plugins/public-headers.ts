@@ -5,7 +5,14 @@ import { sendError } from './error-handler.js';
  * Where anyone holding a link is answered: the link's page, the public download page, and the API
  * both call. Every one of these addresses carries a link's secret.
  */
-const PUBLIC_PREFIXES = ['/s/', '/public-download/', '/share-service/public/', '/file-service/public/'];
+const PUBLIC_PREFIXES = [
+  '/s/',
+  '/public-download/',
+  '/share-service/public/',
+  '/file-service/public/',
+  '/invite/',
+  '/invitation-service/public/',
+];
 
 /**
  * Links can be revoked and their options changed, so nothing a visitor saw may be kept by a cache;

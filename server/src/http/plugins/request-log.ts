@@ -6,7 +6,7 @@ const SECRET_PARAM = /token$/i;
 /** A query parameter whose name says it holds a token (`token`, `access_token`, `resetToken`). */
 const SECRET_QUERY = /([?&][^=&#]*token[^=&#]*=)[^&#]*/gi;
 /** The web app's pages that carry a token: the server has no route of its own for them. */
-const TOKEN_PAGES = ['/s/:token', '/public-download/:id/:tempToken', '/reset-password/:token', '/verify-email/:token'];
+const TOKEN_PAGES = ['/s/:token', '/public-download/:id/:tempToken', '/reset-password/:token', '/verify-email/:token', '/invite/:token'];
 
 interface TokenRoute {
   /** Each path segment of the route: its text, or null for a parameter. */

@@ -16,9 +16,9 @@ import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import type { SecurityRecorder } from './security-log.service.js';
 import type { IssuedTokens, SessionService } from './session.service.js';
+import type { SignupGate } from './signup-gate.js';
 
 export interface AccountServiceOptions {
-  signupOpen: boolean;
   appUrl: string;
   /** Sign-ups, reset e-mails and reset attempts per client address and hour; 0 for no limit. */
   accountRateLimit: number;
@@ -77,25 +77,32 @@ export class AccountService {
     private readonly options: AccountServiceOptions,
     private readonly log: Logger,
     private readonly security: SecurityRecorder | null = null,
+    private readonly signups: SignupGate | null = null,
   ) {}
 
+  /**
+   * Signs up, as the sign-up mode allows (see SignupGate), or with an invitation: then the address
+   * is taken as verified (the link reached it) and the invitation is spent in the same transaction.
+   * The first account of a server becomes its administrator.
+   */
   async create(
-    input: { email: string; password: string },
+    input: { email: string; password: string; invitation?: string | undefined },
     browserId: string,
     caller: Caller,
   ): Promise<{ account: AccountRow; emailSent: boolean; tokens: IssuedTokens }> {
-    if (!this.options.signupOpen) throw new ForbiddenError('SIGNUP_CLOSED', 'Sign-up is closed');
+    const invitation = this.signups ? await this.signups.admit(input.email, input.invitation) : null;
     await this.rateLimit('create', caller.address);
     const now = this.clock.now();
     const email = input.email.trim();
+    // Without e-mail there is no way to verify, so the address is taken as given.
+    const verifyByMail = this.mailer !== null && invitation === null;
     const account: AccountRow = {
       id: newId(),
       email,
       emailKey: emailKeyOf(email),
       passwordHash: await hashPassword(input.password),
-      // Without e-mail there is no way to verify, so the address is taken as given.
-      emailVerified: this.mailer ? 0 : 1,
-      verifyEmailSentAt: this.mailer ? now : null,
+      emailVerified: verifyByMail ? 0 : 1,
+      verifyEmailSentAt: verifyByMail ? now : null,
       resetEmailSentAt: null,
       createdAt: now,
       updatedAt: now,
@@ -105,9 +112,13 @@ export class AccountService {
       quotaBytes: null,
       lastActiveAt: now,
     };
-    if (!(await this.accounts.insert(account))) throw new ConflictError('EMAIL_EXISTS', 'Email already exists');
-    const emailSent = this.mailer ? await this.trySend(account, 'verify-email', caller.log) : false;
-    if (this.mailer && !emailSent) await this.accounts.releaseEmailSlot(account.id, 'verifyEmailSentAt', now);
+    const inserted =
+      invitation && this.signups ? await this.signups.insertInvited(account, invitation, now) : await this.accounts.insert(account);
+    if (!inserted) throw new ConflictError('EMAIL_EXISTS', 'Email already exists');
+    if (await this.signups?.claimFirstAdmin(account.id)) account.role = 'admin';
+    const emailSent = verifyByMail ? await this.trySend(account, 'verify-email', caller.log) : false;
+    if (verifyByMail && !emailSent) await this.accounts.releaseEmailSlot(account.id, 'verifyEmailSentAt', now);
+    if (invitation) await this.security?.record(account.id, { type: 'account-created-by-invitation', caller });
     await this.rememberDevice(account.id, browserId, caller);
     return { account, emailSent, tokens: await this.sessions.start(account.id, browserId) };
   }

@@ -3,12 +3,15 @@ import type { FolderRow } from '../../db/repositories/folder.repository.js';
 import type { ItemShareRepository, ItemShareWithAccount } from '../../db/repositories/item-share.repository.js';
 import type { DriveRepositories } from '../../db/unit-of-work.js';
 import { nameKeyOf } from '../../domain/names.js';
-import type { ShareOrigin } from './item-access.js';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { ItemAccess, ShareOrigin } from './item-access.js';
 
 /** Shares looked into per search: an account receives few. */
 const SHARES_SEARCHED = 20;
 /** Matches read per owner before keeping those inside a share. */
 const CANDIDATES_PER_OWNER = 200;
+/** Other accounts' indexes a semantic search looks into. */
+const OWNERS_SEARCHED = 5;
 
 export interface SharedMatch<T> {
   row: T;
@@ -27,7 +30,31 @@ export class SharedDriveService {
   constructor(
     private readonly repos: Pick<DriveRepositories, 'files' | 'folders'>,
     private readonly shares: ItemShareRepository,
+    private readonly access: ItemAccess,
   ) {}
+
+  /** The accounts (active, at most a few) that share something with the caller, most recent share first. */
+  async ownersSharingWith(callerId: string): Promise<string[]> {
+    const owners = new Set((await this.shares.listReceived(callerId, SHARES_SEARCHED)).map((s) => s.ownerId));
+    return [...owners].slice(0, OWNERS_SEARCHED);
+  }
+
+  /** Of another account's search results, those the caller reaches through a share, each with that share. */
+  async keepShared(
+    callerId: string,
+    found: { files: FileRow[]; folders: FolderRow[] },
+  ): Promise<{ files: SharedMatch<FileRow>[]; folders: SharedMatch<FolderRow>[] }> {
+    const kept: { files: SharedMatch<FileRow>[]; folders: SharedMatch<FolderRow>[] } = { files: [], folders: [] };
+    for (const row of found.files) {
+      const share = (await this.access.file(callerId, row.id, 'read').catch(() => undefined))?.share;
+      if (share) kept.files.push({ row, share });
+    }
+    for (const row of found.folders) {
+      const share = (await this.access.folder(callerId, row.id, 'read').catch(() => undefined))?.share;
+      if (share) kept.folders.push({ row, share });
+    }
+    return kept;
+  }
 
   /** Name search within what is shared with the caller, at most `limit` files and `limit` folders. */
   async search(callerId: string, term: string, limit: number, kinds: { files: boolean; folders: boolean }): Promise<SharedSearch> {

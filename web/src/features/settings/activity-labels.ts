@@ -42,6 +42,12 @@ export function describeActivity(event: ActivityEventDto): string {
       return `Changed the access of ${event.details?.recipient ?? 'another account'} to ${what}`;
     case 'item-share-removed':
       return `Stopped sharing ${what} with ${event.details?.recipient ?? 'another account'}`;
+    case 'invitation-sent':
+      return `Invitation sent to ${name ?? 'someone'}`;
+    case 'invitation-revoked':
+      return `Invitation to ${name ?? 'someone'} revoked`;
+    case 'account-created-by-invitation':
+      return 'Account created with an invitation';
     default:
       return describeAdminActivity(event);
   }

@@ -1,15 +1,20 @@
 import { semanticSearchBody, type SemanticSearchResponse } from '@nimbus/common';
 import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import type { SemanticSearchService } from '../../../search/search.service.js';
+import type { ShareOrigin } from '../../../services/sharing/item-access.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 import { fileDto, folderDto, signedIn } from '../../api-schemas.js';
 import { z } from 'zod';
-import { presentFile } from '../files/files.presenter.js';
-import { presentFolder } from '../folders/folders.presenter.js';
+import type { SharedDriveService } from '../../../services/sharing/shared-drive.service.js';
+import { presentFile, presentSharedFile } from '../files/files.presenter.js';
+import { presentFolder, presentSharedFolder } from '../folders/folders.presenter.js';
+import { sharedAccessOf } from '../item-shares/item-shares.presenter.js';
 
 export interface SearchRoutesDeps {
   search: SemanticSearchService;
+  /** Results also come from what other accounts share with the caller, marked `shared`. */
+  sharedDrive: SharedDriveService;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
@@ -24,7 +29,16 @@ export function searchRoutes(app: FastifyInstance, deps: SearchRoutesDeps): void
   });
   app.post('/file-service/semantic-search', { preHandler: deps.requireAuth, schema }, async (request): Promise<SemanticSearchResponse> => {
     const { query } = parseInput(semanticSearchBody, request.body);
-    const found = await deps.search.search(authOf(request).accountId, query);
-    return { files: found.files.map(presentFile), folders: found.folders.map(presentFolder) };
+    const callerId = authOf(request).accountId;
+    const owners = await deps.sharedDrive.ownersSharingWith(callerId);
+    const [own, ...others] = await deps.search.searchAs(callerId, [callerId, ...owners], query);
+    const answer = { files: own!.files.map(presentFile), folders: own!.folders.map(presentFolder) };
+    for (const found of others) {
+      const kept = await deps.sharedDrive.keepShared(callerId, found);
+      const viaShare = (share: ShareOrigin) => sharedAccessOf({ ownerId: share.owner.id, role: share.role, share });
+      answer.files.push(...kept.files.map(({ row, share }) => presentSharedFile(row, viaShare(share))));
+      answer.folders.push(...kept.folders.map(({ row, share }) => presentSharedFolder(row, viaShare(share))));
+    }
+    return answer;
   });
 }

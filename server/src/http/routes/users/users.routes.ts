@@ -1,5 +1,6 @@
 import {
   LIMITS,
+  SIGNUP_MODES,
   changePasswordBody,
   createAccountBody,
   loginBody,
@@ -8,6 +9,7 @@ import {
   verifyEmailBody,
   type CreateAccountResponse,
   type LoginResponse,
+  type SignupMode,
   type UserDetailedDto,
   type UserDto,
 } from '@nimbus/common';
@@ -15,6 +17,7 @@ import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
 import { InvalidError } from '../../../domain/errors.js';
 import { toUserDto, type AccountService } from '../../../services/accounts/account.service.js';
 import type { SessionService } from '../../../services/accounts/session.service.js';
+import type { SignupGate } from '../../../services/accounts/signup-gate.js';
 import { ACCESS_COOKIE, REFRESH_COOKIE, clearSessionCookies, setSessionCookies } from '../../cookies.js';
 import { sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf, browserIdOf } from '../../plugins/auth.js';
@@ -26,6 +29,7 @@ import { z } from 'zod';
 export interface UserRoutesDeps {
   accounts: AccountService;
   sessions: SessionService;
+  signups: SignupGate;
   /** Keeps the user answer while the account (its drive version) is unchanged. */
   answers: AnswerCache;
   requireAuth: preHandlerAsyncHookHandler;
@@ -33,7 +37,7 @@ export interface UserRoutesDeps {
 }
 
 export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
-  const { accounts, sessions, answers, requireAuth, secureCookies } = deps;
+  const { accounts, sessions, signups, answers, requireAuth, secureCookies } = deps;
   const auth = { preHandler: requireAuth };
   const browserId = (request: Parameters<typeof browserIdOf>[0]): string => {
     const id = browserIdOf(request);
@@ -48,11 +52,21 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
     {
       schema: {
         summary: 'Sign up, and sign in as the new account',
-        description: 'Sets the session cookies, as login does.',
+        description:
+          'Sets the session cookies, as login does. With `invitation` (the token of an invitation link) in any sign-up mode, ' +
+          'for the invited e-mail only; the account starts verified. The first account of a server becomes its administrator.',
         tags,
         body: createAccountBody,
         response: { 201: z.object({ user: userDto, emailSent: z.boolean() }) },
-        errors: ['VALIDATION_FAILED', 'EMAIL_EXISTS', 'SIGNUP_CLOSED', 'RATE_LIMITED'],
+        errors: [
+          'VALIDATION_FAILED',
+          'INVITATION_EMAIL_MISMATCH',
+          'EMAIL_EXISTS',
+          'SIGNUP_CLOSED',
+          'SIGNUP_INVITE_ONLY',
+          'INVITATION_NOT_FOUND',
+          'RATE_LIMITED',
+        ],
       },
     },
     async (request, reply): Promise<CreateAccountResponse> => {
@@ -62,6 +76,19 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
       void reply.status(201);
       return { user: toUserDto(account), emailSent };
     },
+  );
+
+  app.get(
+    '/user-service/signup-mode',
+    {
+      schema: {
+        summary: 'Who may sign up: anyone, only someone invited, or nobody',
+        description: 'For the sign-in screen; no account needed. A server without accounts takes its first one in any mode.',
+        tags,
+        response: { 200: z.object({ signup: z.enum(SIGNUP_MODES) }) },
+      },
+    },
+    async (): Promise<{ signup: SignupMode }> => ({ signup: await signups.modeForNewcomers() }),
   );
 
   app.post(
