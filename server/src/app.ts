@@ -106,6 +106,11 @@ import { ItemAccess } from './services/sharing/item-access.js';
 import { ItemShareService } from './services/sharing/item-share.service.js';
 import { SharedDriveService } from './services/sharing/shared-drive.service.js';
 import { itemShareRoutes } from './http/routes/item-shares/item-shares.routes.js';
+import { InvitationRepository } from './db/repositories/invitation.repository.js';
+import { SignupRepository } from './db/repositories/signup.repository.js';
+import { InvitationService } from './services/accounts/invitation.service.js';
+import { SignupGate } from './services/accounts/signup-gate.js';
+import { invitationRoutes } from './http/routes/invitations/invitations.routes.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -201,7 +206,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const settings = new ServerSettingsService(
     new ServerSettingRepository(database.db),
     {
-      signup: config.signupOpen ? 'open' : 'closed',
+      signup: config.signup,
       defaultQuotaBytes: config.storageQuotaBytes,
       trashRetentionDays: config.trashRetentionDays,
       usersMayInvite: false,
@@ -212,7 +217,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const sessionRepository = new SessionRepository(database.db);
   const accountTokens = new AccountTokenRepository(database.db);
   const loginThrottle = new LoginThrottleRepository(database.db);
-  const housekeeping = new HousekeepingService(sessionRepository, accountTokens, loginThrottle, clock);
+  const invitationRows = new InvitationRepository(database.db);
+  const housekeeping = new HousekeepingService(sessionRepository, accountTokens, loginThrottle, clock, invitationRows);
+  const accountRows = new AccountRepository(database.db);
+  const invitations = new InvitationService(
+    invitationRows,
+    accountRows,
+    settings,
+    loginThrottle,
+    mailer,
+    clock,
+    { appUrl: config.http.appUrl },
+    app.log,
+    securityLog,
+  );
+  const signups = new SignupGate(new SignupRepository(database.db, database.dialect), invitationRows, invitations, settings);
   const sessions = new SessionService(
     sessionRepository,
     SessionTokenSigner.fromSecret(config.secrets.secretKey, LIMITS.accessTokenMs),
@@ -221,16 +240,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     new AccountRepository(database.db),
   );
   const accounts = new AccountService(
-    new AccountRepository(database.db),
+    accountRows,
     accountTokens,
     loginThrottle,
     new KnownDeviceRepository(database.db),
     sessions,
     mailer,
     clock,
-    { signupOpen: config.signupOpen, appUrl: config.http.appUrl, accountRateLimit: config.accountRateLimit },
+    { appUrl: config.http.appUrl, accountRateLimit: config.accountRateLimit },
     app.log,
     securityLog,
+    signups,
   );
 
   const uow = new UnitOfWork(database.db, database.dialect);
@@ -375,7 +395,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     details: new HealthDetailsService(integrity.repo, blobStore, integrity.scrub, clock),
     token: config.integrity?.healthToken ?? null,
   });
-  userRoutes(app, { accounts, sessions, answers, requireAuth, secureCookies: config.http.secureCookies });
+  userRoutes(app, { accounts, sessions, signups, answers, requireAuth, secureCookies: config.http.secureCookies });
+  invitationRoutes(app, { invitations, clock, requireAuth });
   const appPasswords = new AppPasswordService(new AppPasswordRepository(database.db), clock, securityLog);
   activityRoutes(app, { securityLog, requireAuth });
   appPasswordRoutes(app, { appPasswords, requireAuth });
