@@ -20,6 +20,7 @@ import type { DownloadService } from '../../../services/downloads/download.servi
 import type { ItemShareService } from '../../../services/sharing/item-share.service.js';
 import type { SharedDriveService } from '../../../services/sharing/shared-drive.service.js';
 import { assertNotShareRoot, assertSameSpace, type ItemAccess } from '../../../services/sharing/item-access.js';
+import { NotFoundError } from '../../../domain/errors.js';
 import { notKept, sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
@@ -73,11 +74,17 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
       sendCachedJson(answers, request, reply, 'file-list', async () => {
         const callerId = authOf(request).accountId;
         const q = parseInput(listFilesQuery, request.query);
-        if (q.parent !== '/' && q.search === undefined && !q.mediaMode && !q.trashMode) {
+        let rows;
+        try {
+          rows = await files.list(callerId, q);
+        } catch (err) {
+          // Not the caller's folder: perhaps one shared with them (own lists pay nothing for the look).
+          if (!(err instanceof NotFoundError) || q.search !== undefined || q.mediaMode || q.trashMode) throw err;
           const reach = await access.folder(callerId, q.parent, 'read');
-          if (reach.share) return notKept((await files.list(reach.ownerId, q)).map((row) => presentSharedFile(row, sharedAccessOf(reach))));
+          if (!reach.share) throw err;
+          return notKept((await files.list(reach.ownerId, q)).map((row) => presentSharedFile(row, sharedAccessOf(reach))));
         }
-        const own: FileDto[] = (await files.list(callerId, q)).map(presentFile);
+        const own: FileDto[] = rows.map(presentFile);
         if (q.search === undefined || q.trashMode || q.mediaMode || q.startAt) return own;
         const shared = await sharedDrive.search(callerId, q.search, q.limit ?? LIMITS.pageSize, { files: true, folders: false });
         if (!shared.consulted) return own;

@@ -15,6 +15,7 @@ import type { TrashService } from '../../../services/drive/trash.service.js';
 import type { ItemShareService } from '../../../services/sharing/item-share.service.js';
 import type { SharedDriveService } from '../../../services/sharing/shared-drive.service.js';
 import { assertNotShareRoot, assertSameSpace, type ItemAccess } from '../../../services/sharing/item-access.js';
+import { NotFoundError } from '../../../domain/errors.js';
 import { notKept, sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
@@ -74,12 +75,17 @@ export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void
       sendCachedJson(answers, request, reply, 'folder-list', async () => {
         const callerId = authOf(request).accountId;
         const q = parseInput(listFoldersQuery, request.query);
-        if (q.parent !== '/' && q.search === undefined && !q.trashMode) {
+        let rows;
+        try {
+          rows = await folders.list(callerId, q);
+        } catch (err) {
+          // Not the caller's folder: perhaps one shared with them (own lists pay nothing for the look).
+          if (!(err instanceof NotFoundError) || q.search !== undefined || q.trashMode) throw err;
           const reach = await access.folder(callerId, q.parent, 'read');
-          if (reach.share)
-            return notKept((await folders.list(reach.ownerId, q)).map((row) => presentSharedFolder(row, sharedAccessOf(reach))));
+          if (!reach.share) throw err;
+          return notKept((await folders.list(reach.ownerId, q)).map((row) => presentSharedFolder(row, sharedAccessOf(reach))));
         }
-        const own: FolderDto[] = (await folders.list(callerId, q)).map(presentFolder);
+        const own: FolderDto[] = rows.map(presentFolder);
         if (q.search === undefined || q.trashMode) return own;
         const shared = await sharedDrive.search(callerId, q.search, q.limit ?? LIMITS.folderListMax, { files: false, folders: true });
         if (!shared.consulted) return own;
