@@ -1,9 +1,12 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import type { FolderDto } from '@nimbus/common';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../api/api-error';
 import { AppProviders, createQueryClient } from '../../app/AppProviders';
 import { createAppStore } from '../../state/store';
 import { errorBody, onRequest, requestsTo } from '../../test/http-mock';
+import { isQuotaExceeded } from './storage-room';
 import { UploadPanel } from './UploadPanel';
 import { useUploadPickers } from './useUploadPickers';
 
@@ -11,9 +14,9 @@ function Pickers() {
   return useUploadPickers().inputs;
 }
 
-function renderUploads() {
+function renderUploads(path = '/home') {
   const router = createMemoryRouter([{ path: '*', element: [<Pickers key="p" />, <UploadPanel key="u" />] }], {
-    initialEntries: ['/home'],
+    initialEntries: [path],
   });
   render(
     <AppProviders store={createAppStore()} queryClient={createQueryClient()}>
@@ -81,5 +84,54 @@ describe('uploads and the quota', () => {
     pick('upload-files-input', [sized('late.bin', 4 * MB)]);
     expect(await screen.findByText('Not enough storage: this upload needs 4 MB but only 2 MB is left')).toBeTruthy();
     expect(screen.queryByText('QUOTA_EXCEEDED')).toBeNull();
+  });
+
+  it('a file over the server size limit (413 PAYLOAD_TOO_LARGE) fails as any upload does: canceled, no quota message', async () => {
+    onRequest('GET', '/user-service/storage', storage(10 * MB, 100 * MB));
+    onRequest('POST', '/file-service/upload', { status: 413, data: errorBody('PAYLOAD_TOO_LARGE', 'File is larger than 1000 bytes') });
+    renderUploads();
+    pick('upload-files-input', [sized('huge.bin', 4 * MB)]);
+    await screen.findByTestId('upload-row');
+    await waitFor(() => expect(requestsTo('POST', '/file-service/upload')).toHaveLength(1));
+    await screen.findByRole('heading', { name: 'Uploaded 0 file(s)' });
+    // Let a (wrong) quota message have its chance to appear.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText(/Not enough storage/)).toBeNull();
+    // The quota message reads the use afresh; a size refusal does not ask for it again.
+    expect(requestsTo('GET', '/user-service/storage')).toHaveLength(1);
+  });
+
+  it('into a folder shared with the account, a 413 QUOTA_EXCEEDED speaks of the owner’s drive, not of the account’s figures', async () => {
+    const shared: FolderDto = {
+      _id: 'shared-root',
+      name: 'Team plans',
+      parent: 'owners-folder',
+      owner: 'acc-owner',
+      createdAt: '',
+      updatedAt: '',
+      trashed: false,
+      shared: { role: 'editor', owner: { id: 'acc-owner', email: 'owner@example.com' }, rootId: 'shared-root', rootType: 'folder' },
+    };
+    onRequest('GET', '/folder-service/info/shared-root', { status: 200, data: shared });
+    onRequest('GET', '/user-service/storage', storage(10 * MB, 100 * MB));
+    onRequest('POST', '/file-service/upload', { status: 413, data: errorBody('QUOTA_EXCEEDED', 'Quota exceeded') });
+    renderUploads('/folder/shared-root');
+    pick('upload-files-input', [sized('late.bin', 4 * MB)]);
+    expect(await screen.findByText("Not enough storage in the owner's drive for this upload")).toBeTruthy();
+    expect(screen.queryByText(/is left/)).toBeNull();
+  });
+});
+
+describe('isQuotaExceeded', () => {
+  const tusError = (status: number, body: string) =>
+    Object.assign(new Error('tus'), { originalResponse: { getStatus: () => status, getBody: () => body } });
+
+  it('goes by the code QUOTA_EXCEEDED, not by the status 413', () => {
+    expect(isQuotaExceeded(new ApiError(413, 'QUOTA_EXCEEDED', 'Quota exceeded'))).toBe(true);
+    expect(isQuotaExceeded(new ApiError(413, 'PAYLOAD_TOO_LARGE', 'Too large'))).toBe(false);
+    expect(isQuotaExceeded(tusError(413, JSON.stringify(errorBody('QUOTA_EXCEEDED'))))).toBe(true);
+    expect(isQuotaExceeded(tusError(413, JSON.stringify(errorBody('PAYLOAD_TOO_LARGE'))))).toBe(false);
+    expect(isQuotaExceeded(tusError(413, 'not json'))).toBe(false);
+    expect(isQuotaExceeded(new Error('network'))).toBe(false);
   });
 });

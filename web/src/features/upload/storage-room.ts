@@ -1,7 +1,8 @@
 import type { StorageUsageDto } from '@nimbus/common';
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/api-error';
-import { storageKeys } from '../../api/query-keys';
+import { driveApi, ROOT } from '../../api/drive.api';
+import { folderKeys, storageKeys } from '../../api/query-keys';
 import { fetchStorage } from '../../api/storage.api';
 import { formatBytes } from '../format/format-size';
 import { toast } from '../notifications/toast';
@@ -33,15 +34,49 @@ export async function ensureStorageRoom(queryClient: QueryClient, needed: number
   return false;
 }
 
-/** A refusal of the quota, from a plain request (ApiError) or a resumable one (tus keeps the response). */
-export function isQuotaExceeded(error: unknown): boolean {
-  if (error instanceof ApiError) return error.code === 'QUOTA_EXCEEDED' || error.status === 413;
-  const response = (error as { originalResponse?: { getStatus?: () => number } | null } | null)?.originalResponse;
-  return response?.getStatus?.() === 413;
+export const OWNER_STORAGE_MESSAGE = "Not enough storage in the owner's drive for this upload";
+
+interface TusResponse {
+  getStatus?: () => number;
+  getBody?: () => string;
 }
 
-/** The server refused an upload for the quota: say so with the figures, read afresh. */
-export async function reportQuotaExceeded(queryClient: QueryClient, needed: number): Promise<void> {
+function codeInBody(body: string | undefined): unknown {
+  try {
+    return (JSON.parse(body ?? '') as { code?: unknown } | null)?.code;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A refusal of the quota, from a plain request (ApiError) or a resumable one (tus keeps the response).
+ * By its code: a file over the server's size limit is a 413 too (PAYLOAD_TOO_LARGE), and fails silently like any other.
+ */
+export function isQuotaExceeded(error: unknown): boolean {
+  if (error instanceof ApiError) return error.code === 'QUOTA_EXCEEDED';
+  const response = (error as { originalResponse?: TusResponse | null } | null)?.originalResponse;
+  return response?.getStatus?.() === 413 && codeInBody(response.getBody?.()) === 'QUOTA_EXCEEDED';
+}
+
+/** Whether folder `into` was shared with the account (its info is usually cached: the page on screen read it). */
+async function isSharedFolder(queryClient: QueryClient, into: string): Promise<boolean> {
+  if (into === ROOT) return false;
+  const info = await queryClient
+    .fetchQuery({ queryKey: folderKeys.info(into), queryFn: () => driveApi.folderInfo(into) })
+    .catch(() => null);
+  return Boolean(info?.shared);
+}
+
+/**
+ * The server refused an upload into folder `into` for the quota: say so with the figures, read afresh. Into a folder
+ * shared with the account it is the owner's quota, whose figures are not the account's to know.
+ */
+export async function reportQuotaExceeded(queryClient: QueryClient, needed: number, into: string): Promise<void> {
+  if (await isSharedFolder(queryClient, into)) {
+    toast.error(OWNER_STORAGE_MESSAGE, { toastId: QUOTA_TOAST });
+    return;
+  }
   await queryClient.invalidateQueries({ queryKey: storageKeys.all });
   const left = await fetchStorage(queryClient).then(bytesLeft, () => Infinity);
   const message = Number.isFinite(left)

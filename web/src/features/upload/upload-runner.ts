@@ -26,6 +26,8 @@ interface UploadJob {
   id: string;
   /** Bytes it sends, for the message when the quota refuses them. */
   size: number;
+  /** The folder it goes into: a folder shared with the account is the owner's quota, not the account's. */
+  into: string;
   send: (signal: AbortSignal, onProgress: (fraction: number) => void) => Promise<unknown>;
   refetchFolders: boolean;
 }
@@ -43,7 +45,7 @@ async function runUpload(job: UploadJob, { dispatch, queryClient }: UploadContex
   } catch (error) {
     throttle.stop();
     dispatch(cancelUpload(job.id));
-    if (isQuotaExceeded(error)) void reportQuotaExceeded(queryClient, job.size);
+    if (isQuotaExceeded(error)) void reportQuotaExceeded(queryClient, job.size, job.into);
   } finally {
     releaseUpload(job.id);
   }
@@ -65,7 +67,7 @@ function startFile(context: UploadContext, file: File, into: string): void {
         return upload.done;
       }
     : (signal, onProgress) => uploadFile(file, into, id, { signal, onProgress });
-  void runUpload({ id, size: file.size, refetchFolders: false, send }, context);
+  void runUpload({ id, size: file.size, into, refetchFolders: false, send }, context);
 }
 
 export function uploadFiles(context: UploadContext, files: File[], into: string): void {
@@ -90,5 +92,5 @@ export function uploadFolderFiles(context: UploadContext, files: FolderUploadFil
       startFile(context, file, await ensureFolderPath(directorySegments(path), into, known, organizeApi.createFolder));
     }
   };
-  void runUpload({ id, size, refetchFolders: true, send }, context);
+  void runUpload({ id, size, into, refetchFolders: true, send }, context);
 }
