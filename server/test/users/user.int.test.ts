@@ -18,7 +18,13 @@ describe('GET /user-service/user and /user-service/user-detailed', () => {
 
     const detailed = await browser.get('/user-service/user-detailed');
     expect(detailed.statusCode).toBe(200);
-    expect(detailed.json()).toEqual({ _id: account.id, email: account.email, emailVerified: true, createdAt: expect.any(String) });
+    expect(detailed.json()).toEqual({
+      _id: account.id,
+      email: account.email,
+      emailVerified: true,
+      role: expect.any(String),
+      createdAt: expect.any(String),
+    });
     expect(new Date(detailed.json<{ createdAt: string }>().createdAt).getTime()).toBe(h.clock.now());
   });
 
