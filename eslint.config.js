@@ -12,6 +12,7 @@ const FEATURE_ENTRY_POINTS = [
   'browser/FileThumbnail',
   'browser/FilesSection',
   'browser/FolderCard',
+  'browser/SharedBadge',
   'browser/ViewControls',
   'context-menu/item-menu-extras',
   'context-menu/useItemMenu',

@@ -3,6 +3,7 @@ import { FolderIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
 import { SparkleIcon } from '../../components/icons';
 import { ExtensionBadge } from '../browser/FileThumbnail';
+import { SharedBadge } from '../browser/SharedBadge';
 import { SEARCH_MESSAGES } from './messages';
 
 export type DropdownState =
@@ -33,12 +34,14 @@ function Results({ folders, files, onFolder, onFile }: { folders: FolderDto[]; f
         >
           <FolderIcon className="size-6 shrink-0 text-muted" />
           <span className="truncate">{folder.name}</span>
+          {folder.shared && <SharedBadge />}
         </div>
       ))}
       {files.map((file) => (
         <div key={`file:${file._id}`} role="option" aria-selected={false} tabIndex={-1} className={rowClass} onClick={() => onFile(file)}>
           <ExtensionBadge filename={file.filename} compact />
           <span className="truncate">{file.filename}</span>
+          {file.shared && <SharedBadge />}
         </div>
       ))}
     </div>

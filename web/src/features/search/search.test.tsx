@@ -83,6 +83,29 @@ describe('search dropdown', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(`/folder/${folder._id}`));
   });
 
+  it('marks folders and files shared with the account with the "Shared" badge, as the results page does', async () => {
+    const shared = {
+      role: 'viewer' as const,
+      owner: { id: 'acc-owner', email: 'owner@example.com' },
+      rootId: 'r',
+      rootType: 'folder' as const,
+    };
+    const theirs = makeFolder('Team plans', { owner: 'acc-owner', shared: { ...shared } });
+    const mine = makeFolder('Plans 2025');
+    const theirFile = makeFile('plan.pdf', { shared: { ...shared } });
+    const myFile = makeFile('plan-notes.txt');
+    mockDrive();
+    onRequest('GET', '/file-service/suggested-list', { status: 200, data: { folderList: [theirs, mine], fileList: [theirFile, myFile] } });
+    renderApp('/home', { user: testUser });
+    await typeUntilOpen('plan');
+    const list = await within(await dropdown()).findByRole('listbox', { name: 'Search results' });
+    const badged = within(list)
+      .getAllByRole('option')
+      .map((option) => within(option).queryByTestId('shared-badge') !== null);
+    expect(badged).toEqual([true, false, true, false]);
+    expect(within(list).getAllByTestId('shared-badge')[0]?.textContent).toBe('Shared');
+  });
+
   it('in the trash it searches the trash and folder results open /folder-trash/{id}', async () => {
     const folder = makeFolder('old', { trashed: true });
     mockDrive({ info: [folder] });
