@@ -74,6 +74,7 @@ import { DavServer } from './dav/dav-server.js';
 import { DavDriveService } from './services/webdav/dav-drive.service.js';
 import { DavLockService } from './services/webdav/dav-lock.service.js';
 import { DavPropertyService } from './services/webdav/dav-property.service.js';
+import { SharedDavService } from './services/webdav/shared-dav.service.js';
 import { davRoutes } from './http/routes/dav/dav.routes.js';
 import { TusUploadRepository } from './db/repositories/tus-upload.repository.js';
 import { tusRoutes } from './http/routes/uploads/tus.routes.js';
@@ -480,6 +481,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     files,
     trash,
     uploads,
+    shared: new SharedDavService(itemShares, access),
   });
   davRoutes(app, {
     dav: new DavServer(davDrive, new DavLockService(database.db, uow, clock), davProperties, {

@@ -133,8 +133,10 @@ function checkPreconditions(request: DavRequest, item: DavItem | null): void {
 }
 
 /**
- * The WebDAV protocol (RFC 4918 class 1 and 2, RFC 4331 quota) over one account's drive: request
- * parsing and answers here; every change goes through the drive's services.
+ * The WebDAV protocol (RFC 4918 class 1 and 2, RFC 4331 quota) over one account's drive and what is
+ * shared with it: request parsing and answers here; every change goes through the drive's services.
+ * `callerId` is the signed-in account: locks and quota properties are always its own, also under
+ * `Shared with me`.
  */
 export class DavServer {
   constructor(
@@ -154,32 +156,32 @@ export class DavServer {
     });
   }
 
-  async handle(ownerId: string, request: DavRequest): Promise<DavResponse> {
+  async handle(callerId: string, request: DavRequest): Promise<DavResponse> {
     const path = parseDavPath(request.url);
-    const conditions = await this.evaluateIf(ownerId, request, path);
+    const conditions = await this.evaluateIf(callerId, request, path);
     switch (request.method) {
       case 'OPTIONS':
         return this.options_();
       case 'GET':
       case 'HEAD':
-        return this.get(ownerId, path);
+        return this.get(callerId, path);
       case 'PUT':
-        return this.put(ownerId, request, path, conditions);
+        return this.put(callerId, request, path, conditions);
       case 'DELETE':
-        return this.delete(ownerId, request, path, conditions);
+        return this.delete(callerId, request, path, conditions);
       case 'PROPFIND':
-        return this.propfind(ownerId, request, path);
+        return this.propfind(callerId, request, path);
       case 'PROPPATCH':
-        return this.proppatch(ownerId, request, path, conditions);
+        return this.proppatch(callerId, request, path, conditions);
       case 'MKCOL':
-        return this.mkcol(ownerId, request, path, conditions);
+        return this.mkcol(callerId, request, path, conditions);
       case 'COPY':
       case 'MOVE':
-        return this.copyOrMove(ownerId, request, path, conditions);
+        return this.copyOrMove(callerId, request, path, conditions);
       case 'LOCK':
-        return this.lock(ownerId, request, path, conditions);
+        return this.lock(callerId, request, path, conditions);
       case 'UNLOCK':
-        return this.unlock(ownerId, request, path);
+        return this.unlock(callerId, request, path);
       default:
         throw new DavError(405, `${request.method} is not supported`);
     }
@@ -189,7 +191,7 @@ export class DavServer {
    * Evaluates the If header (RFC 4918 §10.4): 412 when no list holds. Answers the lock tokens
    * it submits, which writes to locked resources need.
    */
-  private async evaluateIf(ownerId: string, request: DavRequest, path: DavPath): Promise<Set<string>> {
+  private async evaluateIf(callerId: string, request: DavRequest, path: DavPath): Promise<Set<string>> {
     const header = request.header('if');
     if (!header) return new Set();
     let lists: IfList[];
@@ -199,7 +201,7 @@ export class DavServer {
       if (err instanceof IfHeaderError) throw new DavError(400, err.message);
       throw err;
     }
-    const locks = await this.locks.active(ownerId);
+    const locks = await this.locks.active(callerId);
     const states = new Map<string, { key: string; etag: string | null } | null>();
     const stateOf = async (resource: string | null) => {
       const tag = resource ?? '';
@@ -212,7 +214,7 @@ export class DavServer {
             target = null;
           }
         }
-        const item = target ? await this.drive.resolve(ownerId, target) : null;
+        const item = target ? await this.drive.resolve(callerId, target) : null;
         states.set(tag, target ? { key: pathKey(target), etag: item ? etagOf(item) : null } : null);
       }
       return states.get(tag)!;
@@ -237,15 +239,15 @@ export class DavServer {
   }
 
   /** 423 unless the request submitted a token for every lock on what it writes. */
-  private async assertUnlocked(ownerId: string, tokens: Set<string>, writes: { key: string; deep: boolean }[]): Promise<void> {
-    const locks = await this.locks.active(ownerId);
+  private async assertUnlocked(callerId: string, tokens: Set<string>, writes: { key: string; deep: boolean }[]): Promise<void> {
+    const locks = await this.locks.active(callerId);
     if (locks.length === 0) return;
     const missing = this.locks.required(locks, writes).filter((l) => !tokens.has(l.token));
     if (missing.length > 0) throw new DavError(423, 'The resource is locked', 'lock-token-submitted');
   }
 
-  private async get(ownerId: string, path: DavPath): Promise<DavResponse> {
-    const item = await this.drive.resolve(ownerId, path);
+  private async get(callerId: string, path: DavPath): Promise<DavResponse> {
+    const item = await this.drive.resolve(callerId, path);
     if (!item) throw new DavError(404, 'Not found');
     if (item.kind !== 'file') {
       return reply(200, { 'content-type': 'text/plain; charset=utf-8' }, 'Nimbus WebDAV collection: open it with a WebDAV client.\n');
@@ -253,59 +255,59 @@ export class DavServer {
     return { kind: 'file', asset: this.drive.asset(item.row), etag: etagOf(item) };
   }
 
-  private async put(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+  private async put(callerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
     if (path.length === 0) throw new DavError(405, 'The root is a collection');
     const declared = Number(request.header('content-length') ?? 0);
     const { maxUploadBytes } = this.options;
     if (maxUploadBytes !== null && declared > maxUploadBytes) throw new DavError(413, `File is larger than ${maxUploadBytes} bytes`);
     if (request.header('content-range')) throw new DavError(400, 'Partial PUT is not supported');
-    const existing = await this.drive.resolve(ownerId, path);
+    const existing = await this.drive.resolve(callerId, path);
     if (existing && existing.kind !== 'file') throw new DavError(405, 'A collection cannot be overwritten by PUT');
     checkPreconditions(request, existing);
     if (existing) {
-      await this.assertUnlocked(ownerId, tokens, [{ key: pathKey(path), deep: false }]);
-      const file = await this.drive.replaceFile(ownerId, existing.row, request.body);
+      await this.assertUnlocked(callerId, tokens, [{ key: pathKey(path), deep: false }]);
+      const file = await this.drive.replaceFile(callerId, existing, request.body);
       return reply(204, { etag: fileEtag(file.sha256) });
     }
-    const parent = await this.drive.parentOf(ownerId, path);
-    await this.assertUnlocked(ownerId, tokens, [
+    const parent = await this.drive.parentOf(callerId, path);
+    await this.assertUnlocked(callerId, tokens, [
       { key: pathKey(path), deep: false },
       { key: parentKey(path), deep: false },
     ]);
-    const file = await this.drive.createFile(ownerId, parent, path[path.length - 1]!, request.body);
+    const file = await this.drive.createFile(callerId, parent, path[path.length - 1]!, request.body);
     return reply(201, { etag: fileEtag(file.sha256), location: hrefOf(path, false) });
   }
 
-  private async delete(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
-    const item = await this.drive.resolve(ownerId, path);
+  private async delete(callerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+    const item = await this.drive.resolve(callerId, path);
     if (!item) throw new DavError(404, 'Not found');
-    if (item.kind === 'root') throw new DavError(403, 'The root cannot be deleted');
+    if (item.kind === 'root' || item.kind === 'shared') throw new DavError(403, 'This collection cannot be deleted');
     checkPreconditions(request, item);
-    await this.assertUnlocked(ownerId, tokens, [
+    await this.assertUnlocked(callerId, tokens, [
       { key: pathKey(path), deep: true },
       { key: parentKey(path), deep: false },
     ]);
-    await this.drive.trash(ownerId, item);
-    await this.locks.releaseUnder(ownerId, pathKey(path));
+    await this.drive.trash(callerId, item);
+    await this.locks.releaseUnder(callerId, pathKey(path));
     return reply(204);
   }
 
-  private async mkcol(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+  private async mkcol(callerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
     if (hasBody(request)) {
       request.body.resume();
       throw new DavError(415, 'MKCOL with a body is not supported');
     }
-    if (path.length === 0 || (await this.drive.resolve(ownerId, path))) throw new DavError(405, 'Something already exists at this path');
-    const parent = await this.drive.parentOf(ownerId, path);
-    await this.assertUnlocked(ownerId, tokens, [
+    if (path.length === 0 || (await this.drive.resolve(callerId, path))) throw new DavError(405, 'Something already exists at this path');
+    const parent = await this.drive.parentOf(callerId, path);
+    await this.assertUnlocked(callerId, tokens, [
       { key: pathKey(path), deep: false },
       { key: parentKey(path), deep: false },
     ]);
-    await this.drive.createFolder(ownerId, parent, path[path.length - 1]!);
+    await this.drive.createFolder(callerId, parent, path[path.length - 1]!);
     return reply(201, { location: hrefOf(path, true) });
   }
 
-  private async propfind(ownerId: string, request: DavRequest, path: DavPath): Promise<DavResponse> {
+  private async propfind(callerId: string, request: DavRequest, path: DavPath): Promise<DavResponse> {
     const depth = request.header('depth') ?? '1';
     if (depth.toLowerCase() === 'infinity') throw new DavError(403, 'Depth: infinity is not supported', 'propfind-finite-depth');
     if (depth !== '0' && depth !== '1') throw new DavError(400, 'Depth must be 0 or 1');
@@ -316,22 +318,22 @@ export class DavServer {
       if (err instanceof DavError) throw err;
       throw new DavError(400, (err as Error).message);
     }
-    const item = await this.drive.resolve(ownerId, path);
+    const item = await this.drive.resolve(callerId, path);
     if (!item) throw new DavError(404, 'Not found');
-    const ctx: PropContext = { locks: await this.locks.active(ownerId), quota: null };
+    const ctx: PropContext = { locks: await this.locks.active(callerId), quota: null };
     const wantsQuota =
       propRequest.kind === 'prop'
         ? propRequest.names.some((q) => q.ns === DAV_NS && q.local.startsWith('quota-'))
         : propRequest.kind === 'allprop' && propRequest.include.some((q) => q.ns === DAV_NS && q.local.startsWith('quota-'));
     if (wantsQuota) {
-      const used = await this.drive.bytesCharged(ownerId);
-      const quotaBytes = await this.options.quotaOf(ownerId);
+      const used = await this.drive.bytesCharged(callerId);
+      const quotaBytes = await this.options.quotaOf(callerId);
       ctx.quota = { used, available: quotaBytes === null ? null : Math.max(0, quotaBytes - used) };
     }
-    const withDead = (items: DavItem[]) => this.withDead(ownerId, propRequest, items);
+    const withDead = (items: DavItem[]) => this.withDead(callerId, propRequest, items);
     let first = '';
     for await (const [, dead] of withDead([item])) first = propfindResponse(item, propRequest, dead, ctx);
-    const members = depth === '1' && item.kind !== 'file' ? this.drive.children(ownerId, item) : null;
+    const members = depth === '1' && item.kind !== 'file' ? this.drive.children(callerId, item) : null;
     async function* multistatus(): AsyncGenerator<string> {
       let out = `${XML_DECL}<D:multistatus xmlns:D="DAV:">${first}`;
       let slice = performance.now();
@@ -373,17 +375,17 @@ export class DavServer {
    * at once; values are read only for what is shown, a few MiB at a time, as one item can hold
    * 256 values of 64 KiB.
    */
-  private async *withDead(ownerId: string, request: PropRequest, items: DavItem[]): AsyncGenerator<[DavItem, DavPropertyRow[]]> {
+  private async *withDead(callerId: string, request: PropRequest, items: DavItem[]): AsyncGenerator<[DavItem, DavPropertyRow[]]> {
     const wantsDead = request.kind !== 'prop' || request.names.some((q) => q.ns !== DAV_NS || !PROTECTED.has(q.local));
     if (!wantsDead) {
       for (const i of items) yield [i, []];
       return;
     }
     const properties = this.properties;
-    const stored = await properties.sizes(items.flatMap((i) => (i.kind === 'root' ? [] : [i.row.id])));
-    const storedOf = (i: DavItem): DavPropertySize[] => (i.kind === 'root' ? [] : (stored.get(i.row.id) ?? []));
+    const stored = await properties.sizes(items.flatMap((i) => ('row' in i ? [i.row.id] : [])));
+    const storedOf = (i: DavItem): DavPropertySize[] => ('row' in i ? (stored.get(i.row.id) ?? []) : []);
     if (request.kind === 'propname') {
-      for (const i of items) yield [i, storedOf(i).map((p) => ({ ...p, ownerId, value: '' }))];
+      for (const i of items) yield [i, storedOf(i).map((p) => ({ ...p, ownerId: 'row' in i ? i.row.ownerId : callerId, value: '' }))];
       return;
     }
     let group: DavItem[] = [];
@@ -391,7 +393,7 @@ export class DavServer {
     let bytes = 0;
     const flush = async function* (): AsyncGenerator<[DavItem, DavPropertyRow[]]> {
       const values = await properties.values(keys);
-      for (const i of group) yield [i, i.kind === 'root' ? [] : (values.get(i.row.id) ?? [])];
+      for (const i of group) yield [i, 'row' in i ? (values.get(i.row.id) ?? []) : []];
       [group, keys, bytes] = [[], [], 0];
     };
     for (const i of items) {
@@ -405,13 +407,14 @@ export class DavServer {
     if (group.length > 0) yield* flush();
   }
 
-  private async proppatch(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+  private async proppatch(callerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
     const body = await readXml(request);
     if (!body || body.ns !== DAV_NS || body.local !== 'propertyupdate') throw new DavError(400, 'Expected a DAV:propertyupdate body');
-    const item = await this.drive.resolve(ownerId, path);
+    const item = await this.drive.resolve(callerId, path);
     if (!item) throw new DavError(404, 'Not found');
-    if (item.kind === 'root') throw new DavError(403, 'The root has no properties of its own');
-    await this.assertUnlocked(ownerId, tokens, [{ key: pathKey(path), deep: false }]);
+    if (item.kind === 'root' || item.kind === 'shared') throw new DavError(403, 'This collection has no properties of its own');
+    await this.drive.assertWritable(callerId, item);
+    await this.assertUnlocked(callerId, tokens, [{ key: pathKey(path), deep: false }]);
 
     const operations: PropertyOperation[] = [];
     for (const op of elements(body)) {
@@ -436,7 +439,8 @@ export class DavServer {
       else if (op.set && Buffer.byteLength(op.value) > MAX_PROPERTY_BYTES) failures.set(i, 507);
     });
     const itemId = item.row.id;
-    if (failures.size === 0) await this.properties.patch(ownerId, itemId, operations);
+    // Dead properties belong to the item's owner, also when an editor of a share sets them.
+    if (failures.size === 0) await this.properties.patch(item.row.ownerId, itemId, operations);
     const byStatus = new Map<number, string[]>();
     operations.forEach((op, i) => {
       const status = failures.size === 0 ? 200 : (failures.get(i) ?? 424);
@@ -447,11 +451,11 @@ export class DavServer {
     return xmlReply(207, `<D:multistatus xmlns:D="DAV:"><D:response><D:href>${href}</D:href>${stats}</D:response></D:multistatus>`);
   }
 
-  private async copyOrMove(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+  private async copyOrMove(callerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
     const isMove = request.method === 'MOVE';
-    const item = await this.drive.resolve(ownerId, path);
+    const item = await this.drive.resolve(callerId, path);
     if (!item) throw new DavError(404, 'Not found');
-    if (item.kind === 'root') throw new DavError(403, 'The root cannot be copied or moved');
+    if (item.kind === 'root' || item.kind === 'shared') throw new DavError(403, 'This collection cannot be copied or moved');
     const dest = destinationPath(request.header('destination'), this.hostsOf(request));
     const depth = (request.header('depth') ?? 'infinity').toLowerCase();
     if (depth !== 'infinity' && (isMove || depth !== '0')) throw new DavError(400, `Depth ${depth} is not allowed for ${request.method}`);
@@ -460,38 +464,39 @@ export class DavServer {
     if (dest.length === 0) throw new DavError(403, 'The root cannot be replaced');
     if (pathKey(dest) === pathKey(path)) throw new DavError(403, 'Source and destination are the same');
 
-    const destParent = await this.drive.parentOf(ownerId, dest);
-    if (item.kind === 'folder' && (await this.drive.isWithin(ownerId, destParent, item))) {
+    const destParent = await this.drive.parentOf(callerId, dest);
+    if (item.kind === 'folder' && (await this.drive.isWithin(destParent, item))) {
       throw new DavError(403, 'A collection cannot be copied or moved into itself');
     }
-    const existing = await this.drive.resolve(ownerId, dest);
+    const transfer = await this.drive.planTransfer(callerId, item, destParent, isMove);
+    const existing = await this.drive.resolve(callerId, dest);
     if (existing && overwriteHeader === 'F') throw new DavError(412, 'The destination exists and Overwrite is F');
     const writes = [
       { key: pathKey(dest), deep: true },
       { key: parentKey(dest), deep: false },
     ];
     if (isMove) writes.push({ key: pathKey(path), deep: true }, { key: parentKey(path), deep: false });
-    await this.assertUnlocked(ownerId, tokens, writes);
+    await this.assertUnlocked(callerId, tokens, writes);
 
     if (existing) {
-      await this.drive.trash(ownerId, existing);
-      await this.locks.releaseUnder(ownerId, pathKey(dest));
+      await this.drive.trash(callerId, existing);
+      await this.locks.releaseUnder(callerId, pathKey(dest));
     }
     const name = dest[dest.length - 1]!;
     if (isMove) {
-      await this.drive.move(ownerId, item, destParent, name);
-      await this.locks.releaseUnder(ownerId, pathKey(path));
+      await this.drive.move(transfer, name);
+      await this.locks.releaseUnder(callerId, pathKey(path));
     } else {
-      await this.drive.copy(ownerId, item, destParent, name, depth === 'infinity');
+      await this.drive.copy(transfer, name, depth === 'infinity');
     }
     return reply(existing ? 204 : 201, existing ? undefined : { location: hrefOf(dest, item.kind !== 'file') });
   }
 
-  private async lock(ownerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
+  private async lock(callerId: string, request: DavRequest, path: DavPath, tokens: Set<string>): Promise<DavResponse> {
     const body = await readXml(request);
     const timeoutSeconds = parseTimeout(request.header('timeout'));
     if (!body) {
-      const refreshed = await this.locks.refresh(ownerId, pathKey(path), tokens, timeoutSeconds);
+      const refreshed = await this.locks.refresh(callerId, pathKey(path), tokens, timeoutSeconds);
       return this.lockAnswer(200, refreshed);
     }
     if (body.ns !== DAV_NS || body.local !== 'lockinfo') throw new DavError(400, 'Expected a DAV:lockinfo body');
@@ -511,16 +516,24 @@ export class DavServer {
     const ownerXml = owner ? serializeFragment(owner.children) : '';
     if (Buffer.byteLength(ownerXml) > MAX_PROPERTY_BYTES) throw new DavError(400, 'Lock owner too large');
 
-    const existing = await this.drive.resolve(ownerId, path);
-    const parent = existing ? null : await this.drive.parentOf(ownerId, path);
-    if (!existing) await this.assertUnlocked(ownerId, tokens, [{ key: parentKey(path), deep: false }]);
-    const lock = await this.locks.lock(ownerId, { path: pathKey(path), depth: depth as '0' | 'infinity', scope, ownerXml, timeoutSeconds });
+    const existing = await this.drive.resolve(callerId, path);
+    if (existing) await this.drive.assertWritable(callerId, existing);
+    const parent = existing ? null : await this.drive.parentOf(callerId, path);
+    if (parent?.kind === 'shared') throw new DavError(403, 'Nothing can be created here');
+    if (!existing) await this.assertUnlocked(callerId, tokens, [{ key: parentKey(path), deep: false }]);
+    const lock = await this.locks.lock(callerId, {
+      path: pathKey(path),
+      depth: depth as '0' | 'infinity',
+      scope,
+      ownerXml,
+      timeoutSeconds,
+    });
     if (parent) {
       // An unmapped URL becomes an empty file (RFC 4918 §7.3), kept by the lock that made it.
       try {
-        await this.drive.createFile(ownerId, parent, path[path.length - 1]!, Readable.from([]));
+        await this.drive.createFile(callerId, parent, path[path.length - 1]!, Readable.from([]));
       } catch (err) {
-        await this.locks.unlock(ownerId, lock.path, lock.token);
+        await this.locks.unlock(callerId, lock.path, lock.token);
         throw err;
       }
     }
@@ -533,11 +546,11 @@ export class DavServer {
     });
   }
 
-  private async unlock(ownerId: string, request: DavRequest, path: DavPath): Promise<DavResponse> {
+  private async unlock(callerId: string, request: DavRequest, path: DavPath): Promise<DavResponse> {
     const header = request.header('lock-token')?.trim();
     const token = header?.startsWith('<') && header.endsWith('>') ? header.slice(1, -1) : null;
     if (!token) throw new DavError(400, 'UNLOCK needs a Lock-Token header');
-    await this.locks.unlock(ownerId, pathKey(path), token);
+    await this.locks.unlock(callerId, pathKey(path), token);
     return reply(204);
   }
 }

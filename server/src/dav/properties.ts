@@ -92,7 +92,7 @@ export function activeLockXml(lock: DavLockRow): string {
 }
 
 function liveValue(item: DavItem, local: string, ctx: PropContext): string | undefined {
-  const row = item.kind === 'root' ? null : item.row;
+  const row = 'row' in item ? item.row : null;
   switch (local) {
     case 'creationdate':
       return row ? new Date('filename' in row ? row.uploadedAt : row.createdAt).toISOString() : undefined;
