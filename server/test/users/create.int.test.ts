@@ -16,7 +16,7 @@ describe('POST /user-service/create', () => {
 
     expect(response.statusCode).toBe(201);
     const body = response.json();
-    expect(body).toEqual({ user: { _id: expect.any(String), email, emailVerified: true }, emailSent: false });
+    expect(body).toEqual({ user: { _id: expect.any(String), email, emailVerified: true, role: expect.any(String) }, emailSent: false });
     const cookies = Object.fromEntries(response.cookies.map((c) => [c.name, c]));
     expect(cookies['access-token']).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
     expect(cookies['refresh-token']).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/user-service' });
