@@ -91,6 +91,10 @@ describe('item shares: the recipient side', () => {
   });
 
   it('downloads, previews, zips', async () => {
+    // The owner's one-time link of the file is not the recipient's to spend.
+    expect((await owner.patch(`/file-service/make-one/${text._id}`)).statusCode).toBe(200);
+    expect((await viewer.get(`/file-service/info/${text._id}`)).json<FileDto>().metadata).not.toHaveProperty('link');
+    expect((await owner.patch(`/file-service/remove-link/${text._id}`)).statusCode).toBe(200);
     const download = await viewer.get(`/file-service/download/${text._id}`);
     expect(download.statusCode).toBe(200);
     expect(download.body).toBe('the plan');

@@ -21,7 +21,8 @@ export function presentSharedFile(row: ShownFile, shared: SharedAccessDto | unde
       hasThumbnail: row.thumbnailId !== null,
       thumbnailID: row.thumbnailId ?? '',
       isVideo: row.mediaKind === 'video',
-      ...(row.linkType ? { linkType: row.linkType, link: row.linkToken ?? undefined } : {}),
+      // A file's public or one-time link stays its owner's to hand out.
+      ...(row.linkType && !shared ? { linkType: row.linkType, link: row.linkToken ?? undefined } : {}),
       trashed: row.trashedAt !== null,
     },
   };
