@@ -238,7 +238,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     SessionTokenSigner.fromSecret(config.secrets.secretKey, LIMITS.accessTokenMs),
     clock,
     `refresh-rotation:${config.secrets.secretKey}`,
-    new AccountRepository(database.db),
+    accountRows,
   );
   const accounts = new AccountService(
     accountRows,
