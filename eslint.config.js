@@ -49,6 +49,7 @@ const FEATURE_ENTRY_POINTS = [
   'search/useSearchSuggestions',
   'selection/MultiSelectBar',
   'selection/useItemInteractions',
+  'selection/useSelectionAccess',
   'session/RequireAuth',
   'session/login-flags',
   'session/useLogout',

@@ -7,6 +7,7 @@ import { requestConfirm, type OrganizeItem } from '../../state/organize.slice';
 import { resetMultiSelect, setMoveModal } from '../../state/selection.slice';
 import { downloadItems } from '../../api/download';
 import { sectionOf } from '../layout/sections';
+import { useSelectionAccess } from './useSelectionAccess';
 
 function BarButton({ label, icon: Icon, onClick }: { label: string; icon: ComponentType<{ className?: string }>; onClick: () => void }) {
   return (
@@ -22,11 +23,16 @@ function BarButton({ label, icon: Icon, onClick }: { label: string; icon: Compon
   );
 }
 
-/** "n selected" at the bottom while multi-select is on: trash, move (not in media) and download; restore and delete in the trash. */
+/**
+ * "n selected" at the bottom while multi-select is on: trash, move (not in media) and download; restore and delete in the
+ * trash. Items reached through a share: a viewer only downloads; an editor trashes and moves (within the share) what is
+ * inside it; a selection holding the shared item itself offers neither.
+ */
 export function MultiSelectBar() {
   const dispatch = useAppDispatch();
   const { multiSelectMode, multiSelectCount, multiSelectMap } = useAppSelector((state) => state.selection);
   const section = sectionOf(useLocation().pathname);
+  const access = useSelectionAccess(Object.values(multiSelectMap));
   if (!multiSelectMode) return null;
 
   const items: OrganizeItem[] = Object.values(multiSelectMap).map(({ id, type }) => ({ id, type, name: '', parent: '' }));
@@ -49,8 +55,8 @@ export function MultiSelectBar() {
         </>
       ) : (
         <>
-          <BarButton label="Trash" icon={TrashIcon} onClick={() => confirm('trash')} />
-          {section !== 'media' && (
+          {access.canTrash && <BarButton label="Trash" icon={TrashIcon} onClick={() => confirm('trash')} />}
+          {section !== 'media' && access.canMove && (
             <BarButton label="Move" icon={MoveIcon} onClick={() => dispatch(setMoveModal({ type: 'multi', file: null, folder: null }))} />
           )}
           <BarButton label="Download" icon={DownloadIcon} onClick={() => void downloadItems(items)} />
