@@ -130,13 +130,13 @@ describe('a folder shared with the account', () => {
     await waitFor(() => expect(requestsTo('POST', '/folder-service/create')[0]?.body).toEqual({ name: 'Ideas', parent: inner._id }));
   });
 
-  it('as editor: rename and trash inside it, but not of the shared folder itself; no public links or move', async () => {
+  it('as editor: rename, move and trash inside it, but not of the shared folder itself; no public links', async () => {
     const { root } = sharedTree('editor');
     renderApp(`/folder/${root._id}`, { user: testUser });
     await screen.findByTestId('shared-by');
-    expect(await openMenuOf('budget.pdf')).toEqual(['Multi-select', 'Rename', 'Download', 'Trash']);
+    expect(await openMenuOf('budget.pdf')).toEqual(['Multi-select', 'Rename', 'Download', 'Move', 'Trash']);
     fireEvent.keyDown(document, { key: 'Escape' });
-    expect(await openMenuOf('Drafts')).toEqual(['Multi-select', 'Rename', 'Download', 'Trash']);
+    expect(await openMenuOf('Drafts')).toEqual(['Multi-select', 'Rename', 'Download', 'Move', 'Trash']);
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(await breadcrumbMenu('Team plans')).toEqual(['Download']);
   });

@@ -15,9 +15,10 @@ describe('item menu actions', () => {
     expect(menuActionsFor('folder', 'home', true, { ...viewer, isShareRoot: true })).toEqual(['download']);
   });
 
-  it('an editor renames and trashes inside the share, never the shared item, and never makes public links or moves', () => {
+  it('an editor renames, moves and trashes inside the share, never the shared item, and never makes public links', () => {
     const editor = { role: 'editor' as const, isShareRoot: false };
-    expect(menuActionsFor('file', 'home', false, editor)).toEqual(['multi-select', 'rename', 'download', 'trash']);
+    expect(menuActionsFor('file', 'home', false, editor)).toEqual(['multi-select', 'rename', 'download', 'move', 'trash']);
+    expect(menuActionsFor('folder', 'home', true, editor)).toEqual(['multi-select', 'rename', 'download', 'move', 'trash']);
     expect(menuActionsFor('file', 'media', false, editor)).toEqual(['multi-select', 'download', 'trash']);
     expect(menuActionsFor('folder', 'home', true, { ...editor, isShareRoot: true })).toEqual(['download']);
   });

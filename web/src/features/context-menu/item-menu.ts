@@ -14,8 +14,8 @@ const OWNER: MenuAccess = { role: 'owner', isShareRoot: false };
 /**
  * The context menu by section: outside trash and media — multi-select, rename, share (files only), download, move, trash;
  * media — the same without rename and move; trash — restore and delete, plus multi-select except in the breadcrumb bar.
- * An item reached through a share never offers public links ("share") nor move (the move popup browses the account's
- * own drive); a viewer only downloads; an editor may rename and trash what is inside the shared folder, and only
+ * An item reached through a share never offers public links ("share"); a viewer only downloads; an editor may rename,
+ * move (within the share: the move popup starts at its top) and trash what is inside the shared folder, and only
  * download the shared item itself.
  */
 export function menuActionsFor(type: 'file' | 'folder', section: Section, inBreadcrumb = false, access: MenuAccess = OWNER): MenuAction[] {
@@ -24,7 +24,7 @@ export function menuActionsFor(type: 'file' | 'folder', section: Section, inBrea
   // The shared item itself is only downloaded: multi-select would offer trash and move for it.
   if (access.role === 'editor' && access.isShareRoot) return ['download'];
   if (access.role === 'editor')
-    return section === 'media' ? ['multi-select', 'download', 'trash'] : ['multi-select', 'rename', 'download', 'trash'];
+    return section === 'media' ? ['multi-select', 'download', 'trash'] : ['multi-select', 'rename', 'download', 'move', 'trash'];
   const actions: MenuAction[] = ['multi-select'];
   if (section !== 'media') actions.push('rename');
   if (type === 'file') actions.push('share');

@@ -12,6 +12,7 @@ import { resetMoveModal, type SelectionState } from '../../state/selection.slice
 import { driveApi, ROOT } from '../../api/drive.api';
 import { useOrganizeActions } from '../organize/useOrganizeActions';
 import { useDebouncedValue } from '../search/useDebouncedValue';
+import { useSelectionAccess } from '../selection/useSelectionAccess';
 
 interface Place {
   id: string;
@@ -45,14 +46,27 @@ function MoveDialog({ modal }: { modal: SelectionState['moveModal'] }) {
   const movedFolderIds = items.filter((item) => item.type === 'folder').map((item) => item.id);
   const currentParent = modal.file?.metadata.parent ?? modal.folder?.parent;
 
-  const [place, setPlace] = useState<Place>(HOME);
+  // Items inside a folder shared with the account move only within that share: its top replaces Home.
+  const selectionShare = useSelectionAccess(items).share;
+  const share = isMulti ? selectionShare : (modal.file?.shared ?? modal.folder?.shared ?? selectionShare);
+  const shareRootId = share?.rootType === 'folder' ? share.rootId : null;
+  const shareRoot = useQuery({
+    queryKey: folderKeys.info(shareRootId ?? ROOT),
+    queryFn: () => driveApi.folderInfo(shareRootId!),
+    enabled: shareRootId !== null,
+  });
+  const top: Place = shareRootId ? { id: shareRootId, name: shareRoot.data?.name ?? '', parent: ROOT } : HOME;
+  const nameOf = (at: Place) => (at.id === top.id ? top.name : at.name);
+  const canSearch = !isMulti && !shareRootId;
+
+  const [place, setPlace] = useState<Place>(top);
   const [selected, setSelected] = useState<Place | null>(null);
   const [search, setSearch] = useState('');
   const [busy, setBusy] = useState(false);
   const lastClick = useRef<{ id: string; at: number } | null>(null);
   const debouncedSearch = useDebouncedValue(search.trim(), TIMINGS.searchDebounceMs);
 
-  const params = { parent: place.id, search: isMulti ? '' : debouncedSearch, folderIDs: movedFolderIds, currentParent };
+  const params = { parent: place.id, search: canSearch ? debouncedSearch : '', folderIDs: movedFolderIds, currentParent };
   const list = useQuery({ queryKey: folderKeys.moveList(params), queryFn: () => driveApi.moveFolderList(params) });
 
   const close = () => dispatch(resetMoveModal());
@@ -64,12 +78,12 @@ function MoveDialog({ modal }: { modal: SelectionState['moveModal'] }) {
   };
 
   const up = async () => {
-    if (place.id === ROOT) return;
-    if (place.parent === ROOT) return enter(HOME);
+    if (place.id === top.id) return;
+    if (place.parent === top.id || place.parent === ROOT) return enter(top);
     const parent = await queryClient
       .fetchQuery({ queryKey: folderKeys.info(place.parent), queryFn: () => driveApi.folderInfo(place.parent) })
       .catch(() => null);
-    enter(parent ? placeOf(parent) : HOME);
+    enter(parent ? placeOf(parent) : top);
   };
 
   const clickFolder = (folder: FolderDto) => {
@@ -97,13 +111,13 @@ function MoveDialog({ modal }: { modal: SelectionState['moveModal'] }) {
           type="button"
           aria-label="Up one folder"
           title="Up one folder"
-          disabled={place.id === ROOT}
+          disabled={place.id === top.id}
           onClick={() => void up()}
           className="flex size-10 shrink-0 items-center justify-center rounded-full text-muted enabled:hover:bg-black/5 disabled:opacity-40"
         >
           <ArrowBackIcon className="size-5" />
         </button>
-        {!isMulti ? (
+        {canSearch ? (
           <label className="flex h-10 min-w-0 flex-1 items-center gap-2 rounded-full bg-[#e9eef6] px-3 focus-within:bg-white focus-within:ring-2 focus-within:ring-primary/30">
             <SearchIcon className="size-5 shrink-0 text-muted" />
             <input
@@ -122,7 +136,7 @@ function MoveDialog({ modal }: { modal: SelectionState['moveModal'] }) {
           type="button"
           aria-label="Reset"
           title="Reset"
-          onClick={() => enter(HOME)}
+          onClick={() => enter(top)}
           className="flex size-10 shrink-0 items-center justify-center rounded-full text-muted hover:bg-black/5"
         >
           <ResetIcon className="size-5" />
@@ -131,7 +145,7 @@ function MoveDialog({ modal }: { modal: SelectionState['moveModal'] }) {
 
       <button
         type="button"
-        aria-label={`Choose ${place.name}`}
+        aria-label={`Choose ${nameOf(place)}`}
         aria-pressed={selected === null}
         onClick={() => setSelected(null)}
         className={`mt-3 flex w-full items-center gap-2 rounded-lg px-3 py-2 text-left text-sm font-medium ${
@@ -139,7 +153,7 @@ function MoveDialog({ modal }: { modal: SelectionState['moveModal'] }) {
         }`}
       >
         <FolderIcon className="size-5 text-muted" />
-        <span className="truncate">{place.name}</span>
+        <span className="truncate">{nameOf(place)}</span>
       </button>
 
       <div
@@ -183,7 +197,7 @@ function MoveDialog({ modal }: { modal: SelectionState['moveModal'] }) {
 
       <div className="mt-5 flex items-center justify-between gap-3">
         <p className="min-w-0 truncate text-sm text-ink" data-testid="move-target">
-          {target.id === ROOT ? 'Move to home' : `Move to ${target.name}`}
+          {target.id === ROOT ? 'Move to home' : `Move to ${nameOf(target)}`}
         </p>
         <Button onClick={() => void confirm()} disabled={busy || items.length === 0 || (!isMulti && target.id === currentParent)}>
           Confirm

@@ -1,4 +1,4 @@
-import type { FolderDto } from '@nimbus/common';
+import type { FolderDto, SharedAccessDto } from '@nimbus/common';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { onRequest, requestsTo } from '../../test/http-mock';
@@ -118,5 +118,82 @@ describe('move popup', () => {
       parentID: target._id,
     });
     expect(store.getState().selection.multiSelectMode).toBe(false);
+  });
+});
+
+describe('move popup inside a folder shared with the account as editor', () => {
+  const owner = { id: 'acc-owner', email: 'owner@example.com' };
+  const shared: SharedAccessDto = { role: 'editor', owner, rootId: 'shared-root', rootType: 'folder' };
+
+  /** The shared folder (its parent is the owner's, unknown to the account), a folder in it with one inside, and a file. */
+  function sharedTree() {
+    const root: FolderDto = { ...makeFolder('Team plans', { owner: owner.id, parent: 'owners-folder' }), _id: 'shared-root', shared };
+    const drafts: FolderDto = { ...makeFolder('Drafts', { owner: owner.id, parent: root._id }), shared };
+    const old: FolderDto = { ...makeFolder('Old', { owner: owner.id, parent: drafts._id }), shared };
+    const file = makeFile('budget.pdf', { metadata: { owner: owner.id, parent: root._id }, shared });
+    mockDrive({ folders: [drafts], files: [file], info: [root, drafts, old] });
+    mockTargets({ [root._id]: [drafts], [drafts._id]: [old], '/': [makeFolder('My own folder')] }, []);
+    return { root, drafts, old, file };
+  }
+
+  it('starts at the shared folder, never goes above it, has no search, and moves within the share', async () => {
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const { root, drafts, file } = sharedTree();
+    onRequest('PATCH', '/file-service/move', { status: 200, data: file });
+    renderApp(`/folder/${root._id}`, { user: testUser });
+    await screen.findByTestId('shared-by');
+
+    const dialog = await openMove('budget.pdf');
+    await within(dialog).findByRole('button', { name: 'Choose Team plans' });
+    const target = () => within(dialog).getByTestId('move-target').textContent;
+    expect(target()).toBe('Move to Team plans');
+    expect(within(dialog).queryByRole('searchbox')).toBeNull();
+    expect(within(dialog).getByRole('button', { name: 'Up one folder' })).toHaveProperty('disabled', true);
+    expect(within(dialog).getByRole('button', { name: 'Confirm' })).toHaveProperty('disabled', true);
+    expect(requestsTo('GET', '/folder-service/move-folder-list')[0]?.params).toMatchObject({ parent: root._id });
+    expect(within(dialog).queryByRole('option', { name: 'My own folder' })).toBeNull();
+
+    // Into Drafts, then Old; up twice comes back to the shared folder and stops there.
+    fireEvent.keyDown(await within(dialog).findByRole('option', { name: 'Drafts' }), { key: 'Enter' });
+    await within(dialog).findByRole('button', { name: 'Choose Drafts' });
+    fireEvent.keyDown(await within(dialog).findByRole('option', { name: 'Old' }), { key: 'Enter' });
+    await within(dialog).findByRole('button', { name: 'Choose Old' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Up one folder' }));
+    await within(dialog).findByRole('button', { name: 'Choose Drafts' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Up one folder' }));
+    await within(dialog).findByRole('button', { name: 'Choose Team plans' });
+    expect(within(dialog).getByRole('button', { name: 'Up one folder' })).toHaveProperty('disabled', true);
+    expect(requestsTo('GET', '/folder-service/move-folder-list').map((r) => (r.params as { parent: string }).parent)).not.toContain('/');
+
+    // Reset goes back to the shared folder too, not Home.
+    fireEvent.keyDown(await within(dialog).findByRole('option', { name: 'Drafts' }), { key: 'Enter' });
+    await within(dialog).findByRole('button', { name: 'Choose Drafts' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Reset' }));
+    await within(dialog).findByRole('button', { name: 'Choose Team plans' });
+
+    fireEvent.click(await within(dialog).findByRole('option', { name: 'Drafts' }));
+    expect(target()).toBe('Move to Drafts');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await screen.findByText('File Moved', { selector: '.Toastify *' });
+    expect(requestsTo('PATCH', '/file-service/move')[0]?.body).toEqual({ id: file._id, parentID: drafts._id });
+  });
+
+  it('a multi-selection inside the share moves from the multi-select bar, starting at the shared folder', async () => {
+    const { root, drafts, file } = sharedTree();
+    const notes = makeFile('notes.txt', { metadata: { owner: owner.id, parent: root._id }, shared });
+    mockDrive({ folders: [drafts], files: [file, notes], info: [root, drafts] });
+    onRequest('PATCH', '/file-service/move-multi', { status: 200, data: {} });
+    renderApp(`/folder/${root._id}`, { user: testUser });
+    await screen.findByTestId('shared-by');
+    fireEvent.click(await screen.findByRole('option', { name: 'budget.pdf' }), { ctrlKey: true });
+    fireEvent.click(await screen.findByRole('option', { name: 'notes.txt' }), { ctrlKey: true });
+    fireEvent.click(within(screen.getByRole('toolbar')).getByRole('button', { name: 'Move' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Move 2 items' });
+    await within(dialog).findByRole('button', { name: 'Choose Team plans' });
+    expect(within(dialog).getByRole('button', { name: 'Up one folder' })).toHaveProperty('disabled', true);
+    fireEvent.click(await within(dialog).findByRole('option', { name: 'Drafts' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm' }));
+    await screen.findByText('Items Moved', { selector: '.Toastify *' });
+    expect(requestsTo('PATCH', '/file-service/move-multi')[0]?.body).toMatchObject({ parentID: drafts._id });
   });
 });
