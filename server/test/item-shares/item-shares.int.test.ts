@@ -225,6 +225,21 @@ describe('item shares: the owner side', () => {
     expect((await friend.get(`/file-service/info/${lonely._id}`)).statusCode).toBe(200);
   });
 
+  it('nested shares: the widest one decides, so the inner shared folder is not locked and moves cross it', async () => {
+    const outer = await createFolder(owner, 'Outer');
+    const inner = await createFolder(owner, 'Inner', outer._id);
+    const inside = await upload(owner, 'inside.txt', 'x', inner._id);
+    await share(owner, 'folder', inner._id, friendEmail, 'editor');
+    // Through the inner share alone, its root is locked.
+    expect((await friend.patch('/folder-service/rename', { id: inner._id, title: 'Renamed' })).json()).toMatchObject({
+      code: 'SHARE_ROOT_LOCKED',
+    });
+    await share(owner, 'folder', outer._id, friendEmail, 'editor');
+    expect((await friend.patch('/folder-service/rename', { id: inner._id, title: 'Renamed' })).statusCode).toBe(200);
+    expect((await friend.patch('/file-service/move', { id: inside._id, parentID: outer._id })).statusCode).toBe(200);
+    expect((await friend.get(`/folder-service/info/${inner._id}`)).json<FolderDto>().shared).toMatchObject({ rootId: outer._id });
+  });
+
   it("the owner's own lists carry no shared field", async () => {
     for (const item of [...(await listFiles(owner, { parent: folder._id })), ...(await listFolders(owner))])
       expect(item).not.toHaveProperty('shared');

@@ -22,6 +22,8 @@ export interface ItemAccessAnswer {
   ownerId: string;
   role: ItemAccessRole;
   share?: ShareOrigin;
+  /** Every share of the caller that grants what was needed here (nested shares can overlap). */
+  via?: string[];
 }
 
 const ROOT = '/';
@@ -99,11 +101,13 @@ export class ItemAccess {
     const fileId = type === 'file' ? item.id : null;
     const folderId = type === 'file' ? (item as FileRow).folderId : item.id;
     const found = (await this.shares.sharesOnChain(callerId, fileId, folderId)).filter((s) => s.ownerId === item.ownerId);
-    const nearest = found[0];
-    if (!nearest) throw notFound(type);
-    const chosen = need === 'write' ? found.find((s) => s.role === 'editor') : nearest;
-    if (!chosen) throw new ForbiddenError('SHARE_READ_ONLY', 'You can only view this shared item');
-    return { ownerId: item.ownerId, role: chosen.role, share: originOf(chosen) };
+    if (found.length === 0) throw notFound(type);
+    const editing = found.filter((s) => s.role === 'editor');
+    if (need === 'write' && editing.length === 0) throw new ForbiddenError('SHARE_READ_ONLY', 'You can only view this shared item');
+    const granting = editing.length > 0 ? editing : found;
+    // The highest share reaching the item: the widest view, and its root is the only item it locks.
+    const chosen = granting[granting.length - 1]!;
+    return { ownerId: item.ownerId, role: chosen.role, share: originOf(chosen), via: granting.map((s) => s.id) };
   }
 }
 
@@ -121,9 +125,12 @@ function moveRefused(): ForbiddenError {
   return new ForbiddenError('SHARE_MOVE_REFUSED', 'Items can only move within the same shared folder');
 }
 
-/** Both the caller's own, or both reached through the same share. */
+/** Both the caller's own, or both reached through one same share. */
 export function sameSpace(a: ItemAccessAnswer, b: ItemAccessAnswer): boolean {
-  return a.ownerId === b.ownerId && a.share?.id === b.share?.id;
+  if (a.ownerId !== b.ownerId) return false;
+  if (!a.share || !b.share) return !a.share && !b.share;
+  const shared = new Set(a.via);
+  return (b.via ?? []).some((id) => shared.has(id));
 }
 
 /** A move between a share and anything outside it would hand bytes from one account to another. */
