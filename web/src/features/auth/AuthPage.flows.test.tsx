@@ -99,6 +99,13 @@ describe('login', () => {
     expect(submit().disabled).toBe(true);
   });
 
+  it('a disabled account is told so, not that the password is wrong', async () => {
+    onRequest('POST', '/user-service/login', { status: 403, data: errorBody('ACCOUNT_DISABLED', 'This account is disabled') });
+    renderApp('/');
+    await login();
+    expect((await findFormMessage()).textContent).toBe('This account is disabled. Ask your administrator to enable it.');
+  });
+
   it('goes to /home and remembers that the user logged in', async () => {
     onRequest('POST', '/user-service/login', { status: 200, data: { user: testUser } });
     sessionAfter('POST', '/user-service/login');

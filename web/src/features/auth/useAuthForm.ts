@@ -1,7 +1,7 @@
 import { AUTH_MESSAGES, validateCreateAccount } from '@nimbus/common';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { statusOf } from '../../api/api-error';
+import { ApiError, statusOf } from '../../api/api-error';
 import { userApi } from '../../api/user.api';
 import { progressToast } from '../notifications/progress-toast';
 import { toast } from '../notifications/toast';
@@ -38,7 +38,7 @@ export function useAuthForm(initialError: string | null) {
       signIn(user);
       void navigate(remembered ?? '/home', { replace: true });
     } catch (err) {
-      setError(loginErrorMessage(statusOf(err)));
+      setError(loginErrorMessage(statusOf(err), err instanceof ApiError ? err.code : undefined));
     }
   };
 
