@@ -166,7 +166,7 @@ async function listLatency(dir) {
     storage: { driver: 'fs', root: path.join(dir, 'files') },
     mail: null,
     secrets: { secretKey: 'bench-secret-key-long-enough-0123456789', encryptionKey: randomBytes(32) },
-    signupOpen: true,
+    signup: 'open',
     trashRetentionDays: 30,
     maxUploadBytes: null,
     webRoot: null,
