@@ -198,6 +198,11 @@ describe('item shares: the authorization matrix', () => {
     { name: 'PATCH make-public', kind: 'owner-only', call: async (b) => b.patch(`/file-service/make-public/${(await freshFile())._id}`) },
     { name: 'PATCH make-one', kind: 'owner-only', call: async (b) => b.patch(`/file-service/make-one/${(await freshFile())._id}`) },
     {
+      name: 'POST share link',
+      kind: 'owner-only',
+      call: async (b) => b.post('/share-service/links', { itemType: 'file', itemId: (await freshFile())._id, kind: 'view' }),
+    },
+    {
       name: 'GET shares of an item',
       kind: 'owner-only',
       call: (b) => b.get(`/item-share-service/shares?itemType=folder&itemId=${root._id}`),
