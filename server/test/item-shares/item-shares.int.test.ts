@@ -100,6 +100,12 @@ describe('item shares: the owner side', () => {
     const unknown = await post({ ...base, email: 'nobody@example.com' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'RECIPIENT_NOT_FOUND', error: 'No account uses this e-mail' });
+    // A disabled account is not one to share with.
+    const { db } = t.app.database;
+    const strangerEmail = (await stranger.get('/user-service/user')).json<{ email: string }>().email;
+    await db.updateTable('account').set({ disabledAt: Date.now() }).where('email', '=', strangerEmail).execute();
+    expect((await post({ ...base, email: strangerEmail })).json()).toMatchObject({ code: 'RECIPIENT_NOT_FOUND' });
+    await db.updateTable('account').set({ disabledAt: null }).where('email', '=', strangerEmail).execute();
     expect((await post({ ...base, email: ownerEmail })).json()).toMatchObject({ code: 'SHARE_WITH_SELF' });
     expect((await post({ ...base, email: ownerEmail })).statusCode).toBe(400);
     expect((await post({ ...base, role: 'admin' })).statusCode).toBe(400);
