@@ -21,7 +21,11 @@ export async function startInvitationsApp(options: Parameters<typeof startUsersA
   const h = await startUsersApp(options);
   const admin = h.browser();
   const adminEmail = uniqueEmail('admin');
+  // A closed server takes no first account either: its administrator signs up while the setting opens sign-up.
+  const closed = options.config?.signup === 'closed';
+  if (closed) await setSetting(h.app, 'signup', 'open');
   await admin.signUp(adminEmail);
+  if (closed) await h.app.database.db.deleteFrom('serverSetting').where('key', '=', 'signup').execute();
   return Object.assign(h, { admin, adminEmail });
 }
 

@@ -9,8 +9,10 @@ import type { InvitationService } from './invitation.service.js';
 /**
  * Who may make an account: anyone in `open` mode, only someone invited in `invite` mode, and in
  * `closed` mode only someone invited too (an invitation is an administrator's own decision). The
- * mode is the admin area's setting, else `SIGNUP`, read on every sign-up. A server without any
- * account takes its first one whatever the mode: that account becomes the administrator.
+ * mode is the admin area's setting, else `SIGNUP`, read on every sign-up. In `invite` mode a server
+ * without any account takes its first one, since nobody could invite it: that account becomes the
+ * administrator. `closed` refuses every sign-up without an invitation, as the runtime contract says
+ * (a closed server's first administrator is made from the shell or by opening sign-up once).
  */
 export class SignupGate {
   constructor(
@@ -24,17 +26,17 @@ export class SignupGate {
     return (await this.settings.get()).signup;
   }
 
-  /** The mode as the sign-in screen shows it: `open` on a server still without accounts, which takes its first one. */
+  /** The mode as the sign-in screen shows it: `open` on an invite-only server still without accounts, which takes its first one. */
   async modeForNewcomers(): Promise<SignupMode> {
     const mode = await this.mode();
-    return mode !== 'open' && !(await this.signups.hasAccount()) ? 'open' : mode;
+    return mode === 'invite' && !(await this.signups.hasAccount()) ? 'open' : mode;
   }
 
   /** Refuses a sign-up the mode does not allow; answers the invitation it comes with, if any. */
   async admit(email: string, invitationToken: string | undefined): Promise<InvitationRow | null> {
     if (invitationToken !== undefined) return this.invitations.forSignup(invitationToken, email);
     const mode = await this.mode();
-    if (mode === 'open' || !(await this.signups.hasAccount())) return null;
+    if (mode === 'open' || (mode === 'invite' && !(await this.signups.hasAccount()))) return null;
     throw mode === 'closed'
       ? new ForbiddenError('SIGNUP_CLOSED', 'Sign-up is closed')
       : new ForbiddenError('SIGNUP_INVITE_ONLY', 'Sign-up is by invitation only');
