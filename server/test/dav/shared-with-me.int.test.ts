@@ -95,6 +95,41 @@ describe('WebDAV: Shared with me', () => {
       expect(hrefs(cats.text)).toContain(`/dav/Shared with me/Photos (${other.email})/cat.jpg`);
     });
 
+    it('tells apart items of one name by owner, then by share, and never renames what it showed before', async () => {
+      const [ann, bob, me] = [await h.account(), await h.account(), await h.account()];
+      const listing = async () =>
+        hrefs((await me.dav.propfind(`${SHARED}/`, '1')).text)
+          .slice(1)
+          .sort();
+      const first = await upload(ann.browser, 'report.pdf', 'first report');
+      await share(ann.browser, 'file', first._id, me.email, 'viewer');
+      expect(await listing()).toEqual(['/dav/Shared with me/report.pdf']);
+      const second = await upload(bob.browser, 'report.pdf', 'second report');
+      await share(bob.browser, 'file', second._id, me.email, 'viewer');
+      const third = await upload(ann.browser, 'report.pdf', 'third report', (await createFolder(ann.browser, 'Old'))._id);
+      await share(ann.browser, 'file', third._id, me.email, 'viewer');
+      const before = await listing();
+      const fourth = await upload(ann.browser, 'report.pdf', 'fourth report', (await createFolder(ann.browser, 'Older'))._id);
+      const fourthShare = await share(ann.browser, 'file', fourth._id, me.email, 'viewer');
+      const names = {
+        first: 'report.pdf',
+        second: `report (${bob.email}).pdf`,
+        third: `report (${ann.email}).pdf`,
+        fourth: `report (${ann.email} ~${fourthShare.id.slice(0, 8)}).pdf`,
+      };
+      const listed = await listing();
+      expect(listed).toEqual(
+        Object.values(names)
+          .map((n) => `/dav/Shared with me/${n}`)
+          .sort(),
+      );
+      for (const name of before) expect(listed).toContain(name);
+      for (const [which, name] of Object.entries(names)) {
+        expect(listed).toContain(`/dav/Shared with me/${name}`);
+        expect((await me.dav.get(`${SHARED}/${encodeURIComponent(name)}`)).text).toBe(`${which} report`);
+      }
+    });
+
     it('cannot be deleted, moved, copied, written into or given properties: 403', async () => {
       expect((await viewer.dav.request('DELETE', `${SHARED}/`)).status).toBe(403);
       expect((await move(viewer, `${SHARED}/`, '/dav/elsewhere/')).status).toBe(403);
