@@ -59,7 +59,9 @@ function MoveDialog({ modal }: { modal: SelectionState['moveModal'] }) {
   const nameOf = (at: Place) => (at.id === top.id ? top.name : at.name);
   const canSearch = !isMulti && !shareRootId;
 
-  const [place, setPlace] = useState<Place>(top);
+  // Null while at the top: the share may be known only once the lists behind the popup have loaded.
+  const [entered, setEntered] = useState<Place | null>(null);
+  const place = entered ?? top;
   const [selected, setSelected] = useState<Place | null>(null);
   const [search, setSearch] = useState('');
   const [busy, setBusy] = useState(false);
@@ -71,7 +73,7 @@ function MoveDialog({ modal }: { modal: SelectionState['moveModal'] }) {
 
   const close = () => dispatch(resetMoveModal());
   const enter = (next: Place) => {
-    setPlace(next);
+    setEntered(next.id === top.id ? null : next);
     setSelected(null);
     setSearch('');
     lastClick.current = null;
