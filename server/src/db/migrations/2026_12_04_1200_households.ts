@@ -7,7 +7,10 @@ import { sql, type Kysely } from 'kysely';
  * administrator, as the first account of a fresh server does.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('account').addColumn('role', 'text', (c) => c.notNull().defaultTo('user')).execute();
+  await db.schema
+    .alterTable('account')
+    .addColumn('role', 'text', (c) => c.notNull().defaultTo('user'))
+    .execute();
   await db.schema.alterTable('account').addColumn('disabled_at', 'bigint').execute();
   await db.schema.alterTable('account').addColumn('deleted_at', 'bigint').execute();
   await db.schema.alterTable('account').addColumn('quota_bytes', 'bigint').execute();
