@@ -197,6 +197,18 @@ describe('WebDAV: Shared with me', () => {
       expect((await listFolders(owner.browser, { parent: photos._id })).map((f) => f.name)).toEqual(['2024']);
     });
 
+    it("cannot UNLOCK the owner's lock (locks are each account's own: the token matches none of the viewer's)", async () => {
+      const lock = await owner.dav.request('LOCK', '/dav/Photos/notes.txt', { body: LOCK_BODY() });
+      expect(lock.status).toBe(200);
+      const token = lock.headers.get('lock-token')!;
+      const unlock = await viewer.dav.request('UNLOCK', `${SHARED}/Photos/notes.txt`, { headers: { 'lock-token': token } });
+      expect(unlock.status).toBe(409);
+      expect(unlock.text).toContain('lock-token-matches-request-uri');
+      expect((await viewer.dav.get(`${SHARED}/Photos/notes.txt`)).text).toBe('first notes');
+      // The lock stood: its owner still releases it.
+      expect((await owner.dav.request('UNLOCK', '/dav/Photos/notes.txt', { headers: { 'lock-token': token } })).status).toBe(204);
+    });
+
     it('may copy a shared file into their own drive, charged to their own quota', async () => {
       const before = usedBytes((await viewer.dav.propfind('/dav/', '0', QUOTA_PROPS)).text);
       expect((await copy(viewer, `${SHARED}/Photos/2024/beach.jpg`, '/dav/beach-copy.jpg')).status).toBe(201);
@@ -273,6 +285,14 @@ describe('WebDAV: Shared with me', () => {
       expect(usedBytes((await owner.dav.propfind('/dav/', '0', QUOTA_PROPS)).text)).not.toBe(own);
     });
 
+    it('reads with PROPFIND, GET and HEAD', async () => {
+      expect((await editor.dav.propfind(`${SHARED}/Photos/`, '1')).status).toBe(207);
+      expect((await editor.dav.get(`${SHARED}/Photos/notes.txt`)).text).toBe('second notes');
+      const head = await editor.dav.request('HEAD', `${SHARED}/Photos/notes.txt`);
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe('12');
+    });
+
     it('loses write access when the role drops to viewer, and everything when the share is revoked', async () => {
       const patched = await owner.browser.patch(`/item-share-service/shares/${editorShare.id}`, { role: 'viewer' });
       expect(patched.statusCode, patched.body).toBe(200);
@@ -283,6 +303,36 @@ describe('WebDAV: Shared with me', () => {
       expect((await editor.dav.propfind(`${SHARED}/Photos/`, '0')).status).toBe(404);
       expect(hrefs((await editor.dav.propfind('/dav/', '1')).text)).not.toContain('/dav/Shared with me/');
     });
+  });
+
+  it("a stranger's every method on a shared path, or on the owner's own path, answers as for a path that does not exist", async () => {
+    const patch = '<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z"><D:set><D:prop><Z:a>1</Z:a></D:prop></D:set></D:propertyupdate>';
+    const send = (method: string, path: string) => {
+      const elsewhere = { headers: { destination: `${h.origin}/dav/taken-${method}.txt`, overwrite: 'F' } };
+      if (method === 'PROPFIND') return stranger.dav.propfind(path, '0');
+      if (method === 'PUT') return stranger.dav.put(path, 'x');
+      if (method === 'PROPPATCH') return stranger.dav.request(method, path, { body: patch });
+      if (method === 'LOCK') return stranger.dav.request(method, path, { body: LOCK_BODY() });
+      if (method === 'UNLOCK')
+        return stranger.dav.request(method, path, { headers: { 'lock-token': '<urn:uuid:00000000-0000-0000-0000-000000000000>' } });
+      if (method === 'MOVE' || method === 'COPY') return stranger.dav.request(method, path, elsewhere);
+      return stranger.dav.request(method, path);
+    };
+    const methods = ['PROPFIND', 'GET', 'HEAD', 'PUT', 'MKCOL', 'DELETE', 'MOVE', 'COPY', 'PROPPATCH', 'LOCK', 'UNLOCK'];
+    for (const [existing, unknown] of [
+      [`${SHARED}/Photos/notes.txt`, `${SHARED}/Nothing/none.txt`],
+      [`${SHARED}/Photos/2024/`, `${SHARED}/Nothing/Deeper/`],
+      ['/dav/Photos/notes.txt', '/dav/Nothing/none.txt'],
+    ] as const) {
+      for (const method of methods) {
+        const [seen, control] = [await send(method, existing!), await send(method, unknown!)];
+        expect(seen.status, `${method} ${existing}`).toBe(control.status);
+        expect([404, 409], `${method} ${existing}: ${seen.status}`).toContain(seen.status);
+      }
+    }
+    expect((await owner.dav.get('/dav/Photos/notes.txt')).text).toBe('second notes');
+    expect((await owner.dav.propfind('/dav/Photos/2024/', '0')).status).toBe(207);
+    expect(hrefs((await stranger.dav.propfind('/dav/', '1')).text)).toEqual(['/dav/']);
   });
 
   it("a stranger finds nothing of anyone's shares: 404", async () => {
