@@ -12,7 +12,7 @@ type Role = 'owner' | 'editor' | 'viewer' | 'stranger' | 'admin';
 const ROLES: Role[] = ['stranger', 'admin', 'viewer', 'editor', 'owner'];
 
 /** What each role is answered: reads open to both recipients, writes to the editor, owner-only calls to the owner. */
-type Kind = 'read' | 'write' | 'owner-only' | 'share-root' | 'recipient';
+type Kind = 'read' | 'write' | 'owner-only' | 'share-root' | 'recipient' | 'across-edge';
 const EXPECTED: Record<Kind, Record<Role, 'ok' | 403 | 404>> = {
   read: { owner: 'ok', editor: 'ok', viewer: 'ok', stranger: 404, admin: 404 },
   write: { owner: 'ok', editor: 'ok', viewer: 403, stranger: 404, admin: 404 },
@@ -20,6 +20,8 @@ const EXPECTED: Record<Kind, Record<Role, 'ok' | 403 | 404>> = {
   'share-root': { owner: 'ok', editor: 403, viewer: 403, stranger: 404, admin: 404 },
   // The share is the viewer's: only its recipient leaves it, and to anyone else its id is unknown.
   recipient: { owner: 404, editor: 404, viewer: 'ok', stranger: 404, admin: 404 },
+  // The caller's own item with one of the folder's: an editor is refused too (SHARE_MOVE_REFUSED).
+  'across-edge': { owner: 'ok', editor: 403, viewer: 403, stranger: 404, admin: 404 },
 };
 
 interface Case {
@@ -31,7 +33,10 @@ interface Case {
   call: (as: TestBrowser) => Promise<LightMyRequestResponse>;
 }
 
-/** A route naming no item that lists items: every role is answered, and only `seenBy` find the item. */
+/**
+ * A call that lists items: only `seenBy` find the item in the answer; anyone else gets a list
+ * without it, or the 404 of a folder that is not theirs.
+ */
 interface Listing {
   name: string;
   route: string;
@@ -62,10 +67,9 @@ const NAMES_NO_ITEM = [
   'GET /user-service/app-passwords',
   'POST /user-service/app-passwords',
   'DELETE /user-service/app-passwords/:id',
-  // The account's own activity, storage use and export: its own drive, never what is shared with it.
+  // The account's own activity and storage use.
   'GET /user-service/activity',
   'GET /user-service/storage',
-  'GET /user-service/export',
   // The video stream cookie: a credential of the caller, checked again by stream-video's own case.
   'GET /file-service/download/access-token-stream-video',
   'DELETE /file-service/remove-stream-video-token',
@@ -134,6 +138,8 @@ describe('item shares: the authorization matrix', () => {
   afterAll(() => t.close());
 
   const freshFile = () => upload(as.owner, `f-${Math.random().toString(36).slice(2)}.txt`, 'data', root._id);
+  /** A file in the caller's own drive, at its top. */
+  const ownFile = (b: TestBrowser) => upload(b, `own-${Math.random().toString(36).slice(2)}.txt`, 'own');
   const freshFolder = () => createFolder(as.owner, `d-${Math.random().toString(36).slice(2)}`, root._id);
   const trashedFile = async () => {
     const file = await freshFile();
@@ -340,6 +346,49 @@ describe('item shares: the authorization matrix', () => {
         b.request('POST', '/file-service/tus', undefined, { ...TUS, 'upload-length': '1', 'upload-metadata': tusMeta('t.txt', root._id) }),
     },
     {
+      name: 'GET download-zip of the shared folder',
+      route: 'GET /folder-service/download-zip',
+      kind: 'read',
+      call: (b) => b.get(`/folder-service/download-zip?folderIDs[]=${root._id}`),
+    },
+    {
+      name: "PATCH move of the caller's own file into the folder",
+      route: 'PATCH /file-service/move',
+      kind: 'across-edge',
+      call: async (b) => b.patch('/file-service/move', { id: (await ownFile(b))._id, parentID: root._id }),
+    },
+    {
+      name: "PATCH move-multi of the caller's own file into the folder",
+      route: 'PATCH /file-service/move-multi',
+      kind: 'across-edge',
+      call: async (b) => b.patch('/file-service/move-multi', { items: [{ type: 'file', id: (await ownFile(b))._id }], parentID: root._id }),
+    },
+    {
+      name: "GET download-zip of the caller's own file with one of the folder's",
+      route: 'GET /folder-service/download-zip',
+      kind: 'across-edge',
+      call: async (b) => b.get(`/folder-service/download-zip?fileIDs[]=${(await ownFile(b))._id}&fileIDs[]=${(await freshFile())._id}`),
+    },
+    // The trash is the owner's: what an editor trashed is out of every recipient's reach.
+    {
+      name: 'GET file info of a trashed file',
+      route: 'GET /file-service/info/:id',
+      kind: 'owner-only',
+      call: async (b) => b.get(`/file-service/info/${(await trashedFile())._id}`),
+    },
+    {
+      name: 'GET folder info of a trashed folder',
+      route: 'GET /folder-service/info/:id',
+      kind: 'owner-only',
+      call: async (b) => b.get(`/folder-service/info/${(await trashedFolder())._id}`),
+    },
+    {
+      name: 'GET download of a trashed file',
+      route: 'GET /file-service/download/:id',
+      kind: 'owner-only',
+      call: async (b) => b.get(`/file-service/download/${(await trashedFile())._id}`),
+    },
+    {
       name: 'PATCH rename of the share root',
       route: 'PATCH /folder-service/rename',
       kind: 'share-root',
@@ -512,6 +561,63 @@ describe('item shares: the authorization matrix', () => {
       call: async (b) => ({ target: (await publicFile())._id, answer: await b.get('/share-service/file-links') }),
     },
     {
+      name: "GET file list of the folder's trash: the owner's",
+      route: 'GET /file-service/list',
+      seenBy: ['owner'],
+      call: async (b) => ({
+        target: (await trashedFile())._id,
+        answer: await b.get(`/file-service/list?parent=${root._id}&trashMode=true`),
+      }),
+    },
+    {
+      name: 'GET file list of the trash: the own trash only',
+      route: 'GET /file-service/list',
+      seenBy: ['owner'],
+      call: async (b) => ({ target: (await trashedFile())._id, answer: await b.get(`/file-service/list?trashMode=true`) }),
+    },
+    {
+      name: "GET folder list of the folder's trash: the owner's",
+      route: 'GET /folder-service/list',
+      seenBy: ['owner'],
+      call: async (b) => ({
+        target: (await trashedFolder())._id,
+        answer: await b.get(`/folder-service/list?parent=${root._id}&trashMode=true`),
+      }),
+    },
+    {
+      name: 'GET suggested-list in the trash: the own trash only',
+      route: 'GET /file-service/suggested-list',
+      seenBy: ['owner'],
+      call: async (b) => {
+        const f = await trashedFile();
+        return { target: f._id, answer: await b.get(`/file-service/suggested-list?search=${f.filename}&trashMode=true`) };
+      },
+    },
+    {
+      name: 'GET file list by name: shared files to their recipients',
+      route: 'GET /file-service/list',
+      seenBy: ['owner', 'editor', 'viewer'],
+      call: async (b) => {
+        const f = await freshFile();
+        return { target: f._id, answer: await b.get(`/file-service/list?search=${f.filename}`) };
+      },
+    },
+    {
+      name: 'GET file list of media: the own photos and videos only',
+      route: 'GET /file-service/list',
+      seenBy: ['owner'],
+      call: async (b) => ({ target: image._id, answer: await b.get(`/file-service/list?mediaMode=true`) }),
+    },
+    {
+      name: 'GET export: the own drive only',
+      route: 'GET /user-service/export',
+      seenBy: ['owner'],
+      call: async (b) => {
+        const f = await freshFile();
+        return { target: f.filename, answer: await b.get('/user-service/export') };
+      },
+    },
+    {
       name: 'GET shared-with-me: the recipients only',
       route: 'GET /item-share-service/shared-with-me',
       seenBy: ['editor', 'viewer'],
@@ -534,8 +640,10 @@ describe('item shares: the authorization matrix', () => {
     it(l.name, async () => {
       for (const role of ROLES) {
         const { answer, target } = await l.call(as[role]);
+        const sees = l.seenBy.includes(role);
+        if (!sees && answer.statusCode === 404) continue;
         expect(answer.statusCode, `${role}: ${answer.body}`).toBe(200);
-        expect(answer.body.includes(target), `${role} sees ${target}: ${answer.body}`).toBe(l.seenBy.includes(role));
+        expect(answer.body.includes(target), `${role} sees ${target}: ${answer.body}`).toBe(sees);
       }
     });
   }
