@@ -67,14 +67,16 @@ describe('unit of work', () => {
 
   it.skipIf(testDialect() !== 'sqlite')('fails every unit of a group whose commit fails, and keeps none of their rows', async () => {
     const names = ['group-a.txt', 'group-b.txt', 'group-c.txt'];
+    // Room for all three to join one group however slow a busy machine runs the first.
+    const grouped = new UnitOfWork(t.app.database.db, t.app.database.dialect, 60_000);
     const results = await Promise.allSettled([
-      uow.run((r) => r.files.insert(fileRow(ownerId, names[0]!))),
-      uow.run(async (r) => {
+      grouped.run((r) => r.files.insert(fileRow(ownerId, names[0]!))),
+      grouped.run(async (r) => {
         // A foreign key checked only at COMMIT: the commit of the whole group fails.
         await sql`pragma defer_foreign_keys = on`.execute(r.db);
         await r.files.insert(fileRow(ownerId, names[1]!, { folderId: newId() }));
       }),
-      uow.run((r) => r.files.insert(fileRow(ownerId, names[2]!))),
+      grouped.run((r) => r.files.insert(fileRow(ownerId, names[2]!))),
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(await stored(names)).toEqual([]);
