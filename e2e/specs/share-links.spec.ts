@@ -67,7 +67,7 @@ describe('share links', () => {
     await toast(page, 'Link Created');
     await panel.getByTestId('share-link').waitFor();
 
-    await page.getByRole('navigation', { name: 'Main menu' }).first().getByRole('link', { name: 'Shared' }).click();
+    await page.getByRole('navigation', { name: 'Main menu' }).first().getByRole('link', { name: 'Shared', exact: true }).click();
     await page.waitForURL('**/shared');
     const row = page.getByTestId('share-link').filter({ hasText: 'Holiday' });
     await row.getByRole('button', { name: 'Copy link to Holiday' }).click();
