@@ -11,6 +11,9 @@ export default defineConfig({
     // Test files build their own apps and databases and share no module state, so they can
     // share one module cache per worker: importing the server once per file dominated the run.
     isolate: false,
+    // Most files wait on databases, sockets and child processes rather than compute: two workers
+    // on two cores finish the suite in about three quarters of the time one does.
+    maxWorkers: 2,
     // Servers the tests start as processes inherit it: thousands of sign-ups and logins are hashed
     // at scrypt's lowest accepted cost (test/helpers/test-app.ts sets the same for in-process apps).
     env: { PASSWORD_HASH_COST: '10' },
