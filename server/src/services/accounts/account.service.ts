@@ -42,6 +42,9 @@ const HOUR_MS = 60 * 60_000;
 
 type EmailSlot = 'verifyEmailSentAt' | 'resetEmailSentAt';
 
+/** How a sign-in proved who the caller is. */
+export type SignInMethod = 'password' | 'passkey' | 'oidc';
+
 /**
  * What the server knows of where a sign-in comes from: a browser signed in to this account before
  * (its browser id, or a refresh token of it), only a network (address group) that did, or nothing.
@@ -170,10 +173,24 @@ export class AccountService {
       throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or password');
     }
     // Told only after the right password, so it says nothing to someone guessing.
+    return this.completeSignIn(account, browserId, caller, 'password');
+  }
+
+  /**
+   * The end of every way of signing in, once the account is known to be the caller's (a password,
+   * a passkey, a single sign-on provider): a disabled account is refused, the device remembered,
+   * the sign-in logged and a session started.
+   */
+  async completeSignIn(
+    account: AccountRow,
+    browserId: string,
+    caller: Caller,
+    method: SignInMethod,
+  ): Promise<{ account: AccountRow; tokens: IssuedTokens }> {
     if (account.disabledAt !== null || account.deletedAt !== null) throw new ForbiddenError('ACCOUNT_DISABLED', 'This account is disabled');
     await this.accounts.touchActive(account.id, this.clock.now());
     await this.rememberDevice(account.id, browserId, caller);
-    await this.security?.record(account.id, { type: 'sign-in', caller });
+    await this.security?.record(account.id, { type: 'sign-in', caller, ...(method === 'password' ? {} : { details: { kind: method } }) });
     return { account, tokens: await this.sessions.start(account.id, browserId) };
   }
 
