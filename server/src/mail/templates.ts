@@ -55,3 +55,19 @@ export function invitationMessage(to: string, invitedBy: string, link: string, d
     `The link works once and expires in ${days} days. If you did not expect it, ignore this e-mail.`,
   );
 }
+
+/** Tells an account of a sign-in from a browser and network it never signed in from. */
+export function newSignInMessage(to: string, sign: { device: string; address: string; at: Date }, settingsLink: string): MailMessage {
+  const facts = [`Device: ${sign.device}`, `Address: ${sign.address}`, `Time: ${sign.at.toUTCString()}`];
+  const intro = 'Your Nimbus account was just signed in to from a browser and network it was not used from before.';
+  const advice =
+    'If this was you, there is nothing to do. If it was not, change your password now and sign out that session in Settings → Devices:';
+  return {
+    to,
+    subject: 'New sign-in to your Nimbus account',
+    text: `${intro}\n\n${facts.join('\n')}\n\n${advice}\n\n${settingsLink}\n`,
+    html:
+      `<p>${escapeHtml(intro)}</p><p>${facts.map(escapeHtml).join('<br>')}</p><p>${escapeHtml(advice)}</p>` +
+      `<p><a href="${escapeHtml(settingsLink)}">${escapeHtml(settingsLink)}</a></p>`,
+  };
+}

@@ -17,6 +17,18 @@ export class KnownDeviceRepository {
     return new Set(rows.map((r) => r.deviceKey));
   }
 
+  /** Whether the account signed in from anywhere at `since` or later. */
+  async hasAny(accountId: string, since: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('knownDevice')
+      .select('deviceKey')
+      .where('accountId', '=', accountId)
+      .where('lastSuccessAt', '>=', since)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /**
    * Records a sign-in from each of `deviceKeys`, then keeps only the account's `keep` most recent
    * devices, all of them since `since`: the table stays a handful of rows per account.

@@ -4,6 +4,13 @@ import type { SessionTable } from '../schema.js';
 
 export type SessionRow = SessionTable;
 
+/** Where a session was started; rows written before the server kept it have none. */
+type SessionOrigin = 'userAgent' | 'clientAddress' | 'signInMethod';
+export type NewSessionRow = Omit<SessionRow, SessionOrigin> & Partial<Pick<SessionRow, SessionOrigin>>;
+
+/** A session in force as Settings → Devices shows it (no hashes). */
+export type ListedSessionRow = Pick<SessionRow, 'id' | 'createdAt' | 'lastUsedAt' | SessionOrigin>;
+
 interface ActiveSession {
   id: string;
   accountId: string;
@@ -30,8 +37,35 @@ export class SessionRepository {
 
   constructor(private readonly db: Db) {}
 
-  async insert(row: SessionRow): Promise<void> {
+  async insert(row: NewSessionRow): Promise<void> {
     await this.db.insertInto('session').values(row).execute();
+  }
+
+  /** The account's sessions in force, most recently used first. */
+  listActive(accountId: string, now: number): Promise<ListedSessionRow[]> {
+    return this.db
+      .selectFrom('session')
+      .select(['id', 'createdAt', 'lastUsedAt', 'userAgent', 'clientAddress', 'signInMethod'])
+      .where('accountId', '=', accountId)
+      .where('revokedAt', 'is', null)
+      .where('expiresAt', '>', now)
+      .orderBy('lastUsedAt', 'desc')
+      .orderBy('id')
+      .execute();
+  }
+
+  /** Revokes one session of the account if it is in force; null when there is none such. */
+  async revokeOfAccount(id: string, accountId: string, now: number): Promise<ListedSessionRow | null> {
+    const row = await this.db
+      .updateTable('session')
+      .set({ revokedAt: now })
+      .where('id', '=', id)
+      .where('accountId', '=', accountId)
+      .where('revokedAt', 'is', null)
+      .where('expiresAt', '>', now)
+      .returning(['id', 'createdAt', 'lastUsedAt', 'userAgent', 'clientAddress', 'signInMethod'])
+      .executeTakeFirst();
+    return row ?? null;
   }
 
   findById(id: string): Promise<SessionRow | undefined> {

@@ -1,6 +1,7 @@
 import { LIMITS } from '@nimbus/common';
 import { createHmac } from 'node:crypto';
-import type { SessionRepository } from '../../db/repositories/session.repository.js';
+import type { ListedSessionRow, SessionRepository } from '../../db/repositories/session.repository.js';
+import type { SessionTable } from '../../db/schema.js';
 import { UnauthorizedError } from '../../domain/errors.js';
 import type { AccessClaims, SessionTokenSigner } from '../../security/access-token.js';
 import { hashToken, newId, newSecret } from '../../security/ids.js';
@@ -21,6 +22,15 @@ export const REFRESH_GRACE_MS = 30_000;
 export interface SignedIn extends AccessClaims {
   driveVersion: number;
 }
+
+/** Where a sign-in came from, kept with its session for Settings → Devices. */
+export interface SessionOrigin {
+  userAgent: string | null;
+  clientAddress: string | null;
+  signInMethod: NonNullable<SessionTable['signInMethod']>;
+}
+
+export type { ListedSessionRow } from '../../db/repositories/session.repository.js';
 
 export interface IssuedTokens {
   accessToken: string;
@@ -43,7 +53,7 @@ export class SessionService {
     private readonly activity: { touchActive(accountId: string, now: number): Promise<void> } | null = null,
   ) {}
 
-  async start(accountId: string, browserId: string): Promise<IssuedTokens> {
+  async start(accountId: string, browserId: string, origin: SessionOrigin): Promise<IssuedTokens> {
     const now = this.clock.now();
     const id = newId();
     const secret = newSecret();
@@ -58,6 +68,9 @@ export class SessionService {
       lastUsedAt: now,
       expiresAt,
       revokedAt: null,
+      userAgent: origin.userAgent,
+      clientAddress: origin.clientAddress,
+      signInMethod: origin.signInMethod,
     });
     return {
       accessToken: await this.signer.sign({ accountId, sessionId: id }, now),
@@ -149,6 +162,16 @@ export class SessionService {
     if (session.revokedAt !== null || session.expiresAt <= this.clock.now()) return false;
     const presented = hashToken(parsed.secret);
     return presented === session.refreshHash || presented === session.previousRefreshHash;
+  }
+
+  /** The account's sessions in force (Settings → Devices). */
+  listActive(accountId: string): Promise<ListedSessionRow[]> {
+    return this.sessions.listActive(accountId, this.clock.now());
+  }
+
+  /** Ends one session of the account at once (its next request answers 401); null when it has none such in force. */
+  endOfAccount(accountId: string, sessionId: string): Promise<ListedSessionRow | null> {
+    return this.sessions.revokeOfAccount(sessionId, accountId, this.clock.now());
   }
 
   end(sessionId: string): Promise<void> {
