@@ -6,6 +6,8 @@ import { Spinner } from '../../components/Spinner';
 import { TextField } from '../../components/TextField';
 import { CooldownDialog } from '../account/CooldownDialog';
 import { AuthLinks } from './AuthLinks';
+import { PasskeySignIn } from './PasskeySignIn';
+import { SsoSignIn } from './SsoSignIn';
 import { HEADINGS, SUBMIT_LABELS } from './auth-modes';
 import { useAuthForm } from './useAuthForm';
 
@@ -66,6 +68,8 @@ export function AuthForm({ initialError }: { initialError: string | null }) {
         <div className="mt-4 min-h-5">
           <FormError message={form.error} />
         </div>
+        {mode === 'login' && <PasskeySignIn />}
+        {mode === 'login' && <SsoSignIn />}
       </form>
       {form.cooldownOpen && <CooldownDialog onClose={form.closeCooldown} />}
     </div>
