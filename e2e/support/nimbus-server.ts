@@ -34,13 +34,17 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
   }
 }
 
-/** The real server as a child process, with a temporary data directory and a real SMTP receiver. */
-export async function startNimbus(): Promise<NimbusServer> {
+/**
+ * The real server as a child process, with a temporary data directory and a real SMTP receiver.
+ * `hostname: 'localhost'` serves it (APP_URL and baseUrl) under that name: WebAuthn accepts no IP
+ * address as a site's identity. `env` adds to (or overrides) the server's environment.
+ */
+export async function startNimbus(options: { hostname?: string; env?: Record<string, string> } = {}): Promise<NimbusServer> {
   const mail = new MailReceiver();
   const smtpUrl = await mail.start();
   const dataDir = await mkdtemp(path.join(tmpdir(), 'nimbus-e2e-'));
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const baseUrl = `http://${options.hostname ?? '127.0.0.1'}:${port}`;
   const env = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
@@ -54,13 +58,15 @@ export async function startNimbus(): Promise<NimbusServer> {
     LOG_LEVEL: 'warn',
     // Many sign-ups and logins: hashed at scrypt's lowest accepted cost.
     PASSWORD_HASH_COST: '10',
+    // Extra configuration a spec needs, e.g. a single sign-on provider.
+    ...options.env,
   };
   const child = spawn(process.execPath, [serverMain], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await waitForHealth(baseUrl, child, () => output);
+  await waitForHealth(`http://127.0.0.1:${port}`, child, () => output);
 
   return {
     baseUrl,
