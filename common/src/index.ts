@@ -12,3 +12,7 @@ export * from './api/share-links.js';
 export * from './api/activity.js';
 export * from './api/admin.js';
 export * from './api/item-shares.js';
+export * from './api/two-factor.js';
+export * from './api/single-sign-on.js';
+export * from './api/sessions.js';
+export * from './api/passkeys.js';

@@ -21,6 +21,8 @@ export interface StorageUsageDto {
 
 export interface UserDetailedDto extends UserDto {
   createdAt: string;
+  /** False for an account made by single sign-on that has not set a password (absent from older servers: true). */
+  hasPassword?: boolean;
 }
 
 export interface LoginResponse {

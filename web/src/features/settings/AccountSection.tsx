@@ -10,6 +10,7 @@ import { AccountErrorDialog } from './AccountErrorDialog';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { ExportDriveRow } from './ExportDriveRow';
 import { SettingRow } from './SettingRow';
+import { SsoOnlyRow } from './SsoOnlyRow';
 import { useResendVerification } from './useResendVerification';
 
 type OpenDialog = 'password' | 'logout' | 'logout-all' | null;
@@ -44,11 +45,15 @@ export function AccountSection() {
           </Button>
         )}
       </SettingRow>
-      <SettingRow title="Change password">
-        <Button variant="secondary" onClick={() => setDialog('password')}>
-          Change
-        </Button>
-      </SettingRow>
+      {user.hasPassword === false ? (
+        <SsoOnlyRow />
+      ) : (
+        <SettingRow title="Change password">
+          <Button variant="secondary" onClick={() => setDialog('password')}>
+            Change
+          </Button>
+        </SettingRow>
+      )}
       <ExportDriveRow />
       <SettingRow title="Logout account">
         <Button variant="secondary" onClick={() => setDialog('logout')}>
