@@ -1,4 +1,4 @@
-import type { LoginResponse } from '@nimbus/common';
+import type { LoginResponse, UserDto } from '@nimbus/common';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/api-error';
@@ -22,8 +22,8 @@ export function passkeyErrorMessage(error: unknown): string {
   return 'Could not sign in with a passkey. Try again.';
 }
 
-/** Runs one passkey ceremony, then signs the app in and goes where the user was headed. */
-function usePasskeyCeremony(run: () => Promise<LoginResponse>) {
+/** Runs one passkey ceremony, then signs the app in and goes where the user was headed (or hands the user on). */
+function usePasskeyCeremony(run: () => Promise<LoginResponse>, onSignedIn?: (user: UserDto) => void) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const navigate = useNavigate();
@@ -35,6 +35,7 @@ function usePasskeyCeremony(run: () => Promise<LoginResponse>) {
     setError(null);
     try {
       const { user } = await run();
+      if (onSignedIn) return onSignedIn(user);
       signIn(user);
       void navigate(remembered ?? '/home', { replace: true });
     } catch (err) {
@@ -65,8 +66,8 @@ export function PasskeySignIn() {
 }
 
 /** "Use a passkey" in the second step of a password sign-in, for the ticket of its first step. */
-export function PasskeySecondFactor({ ticket }: { ticket: string }) {
-  const ceremony = usePasskeyCeremony(() => passkeysApi.secondFactor(ticket));
+export function PasskeySecondFactor({ ticket, onSignedIn }: { ticket: string; onSignedIn: (user: UserDto) => void }) {
+  const ceremony = usePasskeyCeremony(() => passkeysApi.secondFactor(ticket), onSignedIn);
   if (!browserHasPasskeys()) return null;
   return (
     <div className="mt-2">
