@@ -21,10 +21,23 @@ import { registerWebApp } from './http/plugins/web-app.js';
 import { registerOpenApi } from './http/plugins/openapi.js';
 import { healthRoutes } from './http/routes/health/health.routes.js';
 import { userRoutes } from './http/routes/users/users.routes.js';
+import { twoFactorRoutes } from './http/routes/users/two-factor.routes.js';
+import { TwoFactorRepository } from './db/repositories/two-factor.repository.js';
+import { SecondFactorTickets } from './services/accounts/second-factor-tickets.js';
+import { TwoFactorService } from './services/accounts/two-factor.service.js';
+import { SecretBox } from './security/secret-box.js';
+import { SSO_CALLBACK_PATH, singleSignOnRoutes } from './http/routes/users/single-sign-on.routes.js';
+import { SingleSignOnService } from './services/accounts/single-sign-on.service.js';
+import { OidcRepository } from './db/repositories/oidc.repository.js';
 import { appPasswordRoutes } from './http/routes/users/app-passwords.routes.js';
+import { sessionRoutes } from './http/routes/users/sessions.routes.js';
+import { DevicesService } from './services/accounts/devices.service.js';
 import { exportRoutes } from './http/routes/users/export.routes.js';
 import { AppPasswordRepository } from './db/repositories/app-password.repository.js';
 import { AppPasswordService } from './services/accounts/app-password.service.js';
+import { PasskeyRepository } from './db/repositories/passkey.repository.js';
+import { PasskeyService } from './services/accounts/passkey.service.js';
+import { passkeyRoutes } from './http/routes/passkeys/passkeys.routes.js';
 import { fileRoutes } from './http/routes/files/files.routes.js';
 import { folderRoutes } from './http/routes/folders/folders.routes.js';
 import { uploadRoutes } from './http/routes/uploads/uploads.routes.js';
@@ -211,6 +224,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       defaultQuotaBytes: config.storageQuotaBytes,
       trashRetentionDays: config.trashRetentionDays,
       usersMayInvite: false,
+      requireTwoFactor: false,
     },
     clock,
   );
@@ -240,6 +254,19 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     `refresh-rotation:${config.secrets.secretKey}`,
     accountRows,
   );
+  const passkeyRows = new PasskeyRepository(database.db);
+  const twoFactorRows = new TwoFactorRepository(database.db);
+  const twoFactor = new TwoFactorService({
+    repository: twoFactorRows,
+    tickets: new SecondFactorTickets(twoFactorRows, clock),
+    throttle: loginThrottle,
+    secrets: new SecretBox(config.secrets.encryptionKey, 'two-factor'),
+    security: securityLog,
+    clock,
+    emailOf: async (accountId) => (await accountRows.findById(accountId))?.email ?? '',
+    isRequired: async () => (await settings.get()).requireTwoFactor === true,
+    passkeysOf: (accountId) => passkeyRows.countOwned(accountId),
+  });
   const accounts = new AccountService(
     accountRows,
     accountTokens,
@@ -252,6 +279,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.log,
     securityLog,
     signups,
+    twoFactor,
   );
 
   const uow = new UnitOfWork(database.db, database.dialect);
@@ -397,10 +425,34 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     token: config.integrity?.healthToken ?? null,
   });
   userRoutes(app, { accounts, sessions, signups, answers, requireAuth, secureCookies: config.http.secureCookies });
+  twoFactorRoutes(app, { accounts, twoFactor, requireAuth, secureCookies: config.http.secureCookies });
+  const sso = config.oidc
+    ? new SingleSignOnService(
+        config.oidc,
+        `${config.http.appUrl}${SSO_CALLBACK_PATH}`,
+        new OidcRepository(database.db),
+        accountRows,
+        accounts,
+        signups,
+        clock,
+      )
+    : null;
+  singleSignOnRoutes(app, { sso, appUrl: config.http.appUrl, secureCookies: config.http.secureCookies });
   invitationRoutes(app, { invitations, clock, requireAuth });
   const appPasswords = new AppPasswordService(new AppPasswordRepository(database.db), clock, securityLog);
   activityRoutes(app, { securityLog, requireAuth });
   appPasswordRoutes(app, { appPasswords, requireAuth });
+  const passkeys = new PasskeyService(
+    passkeyRows,
+    accounts,
+    loginThrottle,
+    clock,
+    { appUrl: config.http.appUrl },
+    securityLog,
+    new SecondFactorTickets(twoFactorRows, clock),
+  );
+  passkeyRoutes(app, { passkeys, accounts, requireAuth, secureCookies: config.http.secureCookies });
+  sessionRoutes(app, { devices: new DevicesService(sessions, securityLog), requireAuth, secureCookies: config.http.secureCookies });
   const downloads = new DownloadService(files, shares, store);
   const itemShareRows = new ItemShareRepository(database.db);
   const access = new ItemAccess(uow.repos, itemShareRows);
@@ -459,6 +511,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       queue,
       security: securityLog,
       clock,
+      twoFactor,
       wake: () => worker.notify(),
     }),
     settings: new AdminSettingsService(settings, securityLog),

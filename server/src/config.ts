@@ -49,6 +49,15 @@ export interface HttpConfig {
   idleTimeoutMs: number;
 }
 
+/** Single sign-on through an OpenID Connect provider (authorization code flow with PKCE). */
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** The login screen's button. */
+  buttonLabel: string;
+}
+
 export interface IntegrityConfig {
   /** Between background scrub batches; 0 turns the scrub off. */
   scrubIntervalMs: number;
@@ -85,6 +94,8 @@ export interface Config {
   metricsToken?: string | null;
   /** log2 of scrypt's N for new password hashes; absent means the default (15). */
   passwordHashCost?: number;
+  /** Absent or null: no single sign-on, and the login screen is the password form alone. */
+  oidc?: OidcConfig | null;
 }
 
 export class ConfigError extends Error {
@@ -151,7 +162,19 @@ const envSchema = z.object({
   SCRUB_BATCH_SIZE: integer(1, 10_000).default(50),
   HEALTH_TOKEN: text.refine((v) => /^[\x21-\x7e]{16,256}$/.test(v), 'must be 16 to 256 printable characters without spaces').optional(),
   METRICS_TOKEN: text.refine((v) => /^[\x21-\x7e]{16,256}$/.test(v), 'must be 16 to 256 printable characters without spaces').optional(),
+  OIDC_ISSUER: text.refine(isSafeIssuer, 'must be an https:// URL (http:// only for a provider on a loopback address)').optional(),
+  OIDC_CLIENT_ID: text.optional(),
+  OIDC_CLIENT_SECRET: text.optional(),
+  OIDC_BUTTON_LABEL: text.refine((v) => v.length <= 60, 'must be at most 60 characters').default('Sign in with SSO'),
 });
+
+/** A provider on this machine (tests, a local Keycloak) may speak plain HTTP; anything else must not. */
+function isSafeIssuer(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol, hostname } = new URL(value);
+  if (protocol === 'https:') return true;
+  return protocol === 'http:' && (hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname));
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -169,6 +192,9 @@ function crossFieldProblems(env: Env): string[] {
   if (env.DATABASE_URL && !env.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY: required when DATABASE_URL is set (servers share it)');
   if (env.EMBEDDINGS_URL && !env.EMBEDDINGS_MODEL) problems.push('EMBEDDINGS_MODEL: required when EMBEDDINGS_URL is set');
   if (env.CAPTIONS_URL && !env.CAPTIONS_MODEL) problems.push('CAPTIONS_MODEL: required when CAPTIONS_URL is set');
+  const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+  if (oidc.some(Boolean) && !oidc.every(Boolean))
+    problems.push('OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: set all three for single sign-on, or none');
   return problems;
 }
 
@@ -249,6 +275,10 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
     integrity: { scrubIntervalMs: e.SCRUB_INTERVAL_MS, scrubBatchSize: e.SCRUB_BATCH_SIZE, healthToken: e.HEALTH_TOKEN ?? null },
     metricsToken: e.METRICS_TOKEN ?? null,
     passwordHashCost: e.PASSWORD_HASH_COST,
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID && e.OIDC_CLIENT_SECRET
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, buttonLabel: e.OIDC_BUTTON_LABEL }
+        : null,
   } satisfies Config);
 }
 

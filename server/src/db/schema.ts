@@ -23,6 +23,8 @@ export interface AccountTable {
   quotaBytes: number | null;
   /** Last authenticated request, kept to the minute. */
   lastActiveAt: number | null;
+  /** 0 for an account made by single sign-on that never set a password; absent on insert means 1. */
+  hasPassword?: number;
 }
 
 export type AccountRole = 'admin' | 'user';
@@ -74,6 +76,10 @@ export interface SessionTable {
   lastUsedAt: number;
   expiresAt: number;
   revokedAt: number | null;
+  /** Where the session was started (Settings → Devices); null for sessions older than that list. */
+  userAgent: string | null;
+  clientAddress: string | null;
+  signInMethod: 'password' | 'passkey' | 'oidc' | null;
 }
 
 export type AccountTokenPurpose = 'verify-email' | 'reset-password';
@@ -226,8 +232,40 @@ export interface SearchEntryTable {
   indexedAt: number;
 }
 
+/** A WebAuthn credential of an account; `publicKey` is its COSE key, base64url. */
+export interface PasskeyTable {
+  id: string;
+  accountId: string;
+  name: string;
+  /** base64url, as the browser names the credential. */
+  credentialId: string;
+  publicKey: string;
+  /** The authenticator's signature counter: an answer that does not move it forward is a cloned key's. */
+  counter: number;
+  /** JSON array of transports ("internal", "usb", "hybrid"…), passed back to browsers as hints. */
+  transports: string;
+  deviceType: 'singleDevice' | 'multiDevice';
+  backedUp: number;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+export type WebauthnChallengePurpose = 'register' | 'sign-in' | 'second-factor';
+
+/** A ceremony's challenge, kept as a hash until its first answer or its expiry. */
+export interface WebauthnChallengeTable {
+  challengeHash: string;
+  purpose: WebauthnChallengePurpose;
+  /** Null for a sign-in, where the passkey tells whose account it is. */
+  accountId: string | null;
+  browserKey: string;
+  expiresAt: number;
+}
+
 export interface Database {
   account: AccountTable;
+  oidcIdentity: OidcIdentityTable;
+  oidcLogin: OidcLoginTable;
   session: SessionTable;
   accountToken: AccountTokenTable;
   appPassword: AppPasswordTable;
@@ -250,6 +288,39 @@ export interface Database {
   serverSetting: ServerSettingTable;
   invitation: InvitationTable;
   itemShare: ItemShareTable;
+  passkey: PasskeyTable;
+  webauthnChallenge: WebauthnChallengeTable;
+  twoFactor: TwoFactorTable;
+  recoveryCode: RecoveryCodeTable;
+  secondFactorTicket: SecondFactorTicketTable;
+}
+
+/** An account's TOTP secret (encrypted with the server's key); pending until `enabledAt` is set. */
+export interface TwoFactorTable {
+  accountId: string;
+  secretCipher: string;
+  enabledAt: number | null;
+  /** The last 30-second step a code was accepted for: that step and earlier ones are refused. */
+  lastUsedStep: number | null;
+  createdAt: number;
+}
+
+/** A single-use recovery code, kept only as a hash. */
+export interface RecoveryCodeTable {
+  accountId: string;
+  codeHash: string;
+  usedAt: number | null;
+}
+
+export type SecondFactorTicketPurpose = 'sign-in' | 'setup';
+
+/** A password sign-in waiting for its second step; only a hash of the ticket and of the browser id is kept. */
+export interface SecondFactorTicketTable {
+  ticketHash: string;
+  accountId: string;
+  browserKey: string;
+  purpose: SecondFactorTicketPurpose;
+  expiresAt: number;
 }
 
 /**
@@ -353,6 +424,23 @@ export interface IntegrityStateTable {
   cursor: string | null;
   data: string;
   updatedAt: number;
+}
+
+/** A single sign-on provider's user (issuer and subject) linked to an account. */
+export interface OidcIdentityTable {
+  issuer: string;
+  subject: string;
+  accountId: string;
+  createdAt: number;
+}
+
+/** A single sign-on between the redirect to the provider and its return; used once. */
+export interface OidcLoginTable {
+  stateHash: string;
+  nonce: string;
+  codeVerifier: string;
+  browserId: string;
+  expiresAt: number;
 }
 
 /** One entry of an account's security log; `type` is a SecurityEventType, `details` JSON or null. */

@@ -1,5 +1,6 @@
 import {
   ACCOUNT_ROLES,
+  SECOND_FACTOR_METHODS,
   SECURITY_EVENT_TYPES,
   SHARE_LINK_KINDS,
   type ActivityPageDto,
@@ -7,6 +8,7 @@ import {
   type CreatedAppPasswordDto,
   type FileDto,
   type FolderDto,
+  type SecondFactorChallengeDto,
   type PublicFileDto,
   type SharedFileDto,
   type SharedFolderDto,
@@ -85,7 +87,10 @@ export const userDto = z.object({
   emailVerified: z.boolean(),
   role: z.enum(ACCOUNT_ROLES).optional().describe('`admin` opens the admin area'),
 }) satisfies z.ZodType<UserDto>;
-export const userDetailedDto = userDto.extend({ createdAt: isoDate }) satisfies z.ZodType<UserDetailedDto>;
+export const userDetailedDto = userDto.extend({
+  createdAt: isoDate,
+  hasPassword: z.boolean().optional().describe('False for an account made by single sign-on that has not set a password'),
+}) satisfies z.ZodType<UserDetailedDto>;
 
 export const appPasswordDto = z.object({
   id: z.string(),
@@ -173,6 +178,14 @@ export const sharedListingDto = z.object({
   files: z.array(sharedFileDto),
   next: z.string().nullable(),
 }) satisfies z.ZodType<SharedListingDto>;
+
+/** A right password for an account with two-factor on: the second step's ticket (see `/user-service/login/second-factor`). */
+export const secondFactorChallengeDto = z.object({
+  secondFactor: z.object({
+    ticket: z.string().describe('Five minutes, single-use, for this browser only'),
+    methods: z.array(z.enum(SECOND_FACTOR_METHODS)),
+  }),
+}) satisfies z.ZodType<SecondFactorChallengeDto>;
 
 /** The `{ message }` answer of calls that change something and return nothing else. */
 export const messageAnswer = z.object({ message: z.string() });

@@ -24,6 +24,7 @@ describe('GET /user-service/user and /user-service/user-detailed', () => {
       emailVerified: true,
       role: expect.any(String),
       createdAt: expect.any(String),
+      hasPassword: true,
     });
     expect(new Date(detailed.json<{ createdAt: string }>().createdAt).getTime()).toBe(h.clock.now());
   });

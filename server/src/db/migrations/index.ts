@@ -24,6 +24,10 @@ import * as sqliteShortNameTerms from './2026_12_01_0900_sqlite_short_name_terms
 import * as fileCrc32 from './2026_12_02_1000_file_crc32.js';
 import * as knownDevice from './2026_12_03_1100_known_device.js';
 import * as households from './2026_12_04_1200_households.js';
+import * as singleSignOn from './2026_12_05_1430_single_sign_on.js';
+import * as passkeys from './2026_12_05_1410_passkeys.js';
+import * as sessionDevices from './2026_12_05_1420_session_devices.js';
+import * as twoFactor from './2026_12_05_1400_two_factor.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +56,8 @@ export const migrations: Record<string, Migration> = {
   '2026_12_02_1000_file_crc32': fileCrc32,
   '2026_12_03_1100_known_device': knownDevice,
   '2026_12_04_1200_households': households,
+  '2026_12_05_1430_single_sign_on': singleSignOn,
+  '2026_12_05_1410_passkeys': passkeys,
+  '2026_12_05_1420_session_devices': sessionDevices,
+  '2026_12_05_1400_two_factor': twoFactor,
 };

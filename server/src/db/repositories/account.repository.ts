@@ -40,7 +40,8 @@ export class AccountRepository {
   }
 
   async setPasswordHash(id: string, passwordHash: string, now: number): Promise<void> {
-    await this.db.updateTable('account').set({ passwordHash, updatedAt: now }).where('id', '=', id).execute();
+    // A password set through a reset e-mail is how an account made by single sign-on gets one.
+    await this.db.updateTable('account').set({ passwordHash, hasPassword: 1, updatedAt: now }).where('id', '=', id).execute();
   }
 
   async markEmailVerified(id: string, now: number): Promise<void> {

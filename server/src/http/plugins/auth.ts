@@ -20,7 +20,7 @@ declare module 'fastify' {
   }
 }
 
-const BROWSER_ID = /^[A-Za-z0-9-]{1,100}$/;
+export const BROWSER_ID = /^[A-Za-z0-9-]{1,100}$/;
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The `uuid` header of the browser, validated; undefined when absent or malformed. */

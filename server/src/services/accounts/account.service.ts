@@ -1,5 +1,5 @@
 import type { Logger } from '../../logger.js';
-import { LIMITS, type UserDto } from '@nimbus/common';
+import { LIMITS, type SecondFactorMethod, type UserDto } from '@nimbus/common';
 import type { AccountRepository, AccountRow } from '../../db/repositories/account.repository.js';
 import type { AccountTokenRepository } from '../../db/repositories/account-token.repository.js';
 import type { KnownDeviceRepository } from '../../db/repositories/known-device.repository.js';
@@ -7,7 +7,7 @@ import type { LoginThrottleRepository, ThrottlePolicy } from '../../db/repositor
 import type { AccountTokenPurpose } from '../../db/schema.js';
 import { ConflictError, ForbiddenError, NotFoundError, TooManyError, UnauthorizedError, UnavailableError } from '../../domain/errors.js';
 import type { Mailer, MailMessage } from '../../mail/mailer.js';
-import { resetPasswordMessage, verifyEmailMessage } from '../../mail/templates.js';
+import { newSignInMessage, resetPasswordMessage, verifyEmailMessage } from '../../mail/templates.js';
 import { hashToken, newId, newSecret } from '../../security/ids.js';
 import { addressGroupOf } from '../../security/address-group.js';
 import { admitHashing, dummyPasswordHash, hashPassword, verifyPassword } from '../../security/password.js';
@@ -15,8 +15,10 @@ import { reserveAttempts, type Limited } from './attempt-budget.js';
 import type { Caller } from '../caller.js';
 import type { Clock } from '../clock.js';
 import type { SecurityRecorder } from './security-log.service.js';
-import type { IssuedTokens, SessionService } from './session.service.js';
+import type { IssuedTokens, SessionOrigin, SessionService } from './session.service.js';
 import type { SignupGate } from './signup-gate.js';
+import type { SecondStepGate } from './two-factor.service.js';
+import { describeUserAgent, deviceLabel } from './user-agent.js';
 
 export interface AccountServiceOptions {
   appUrl: string;
@@ -42,6 +44,11 @@ const HOUR_MS = 60 * 60_000;
 
 type EmailSlot = 'verifyEmailSentAt' | 'resetEmailSentAt';
 
+/** A right password: signed in, or a second step to take first. */
+export type PasswordSignIn =
+  | { account: AccountRow; tokens: IssuedTokens; secondFactor?: undefined }
+  | { account: AccountRow; secondFactor: { ticket: string; methods: SecondFactorMethod[] }; tokens?: undefined };
+
 /** How a sign-in proved who the caller is. */
 export type SignInMethod = 'password' | 'passkey' | 'oidc';
 
@@ -64,6 +71,10 @@ function networkKeyOf(group: string): string {
   return hashToken(`network:${group}`);
 }
 
+function originOfSession(caller: Caller, signInMethod: SignInMethod): SessionOrigin {
+  return { userAgent: caller.userAgent, clientAddress: caller.address, signInMethod };
+}
+
 export function toUserDto(row: AccountRow): UserDto {
   return { _id: row.id, email: row.email, emailVerified: row.emailVerified === 1, role: row.role };
 }
@@ -81,6 +92,7 @@ export class AccountService {
     private readonly log: Logger,
     private readonly security: SecurityRecorder | null = null,
     private readonly signups: SignupGate | null = null,
+    private readonly secondStep: SecondStepGate | null = null,
   ) {}
 
   /**
@@ -123,7 +135,7 @@ export class AccountService {
     if (verifyByMail && !emailSent) await this.accounts.releaseEmailSlot(account.id, 'verifyEmailSentAt', now);
     if (invitation) await this.security?.record(account.id, { type: 'account-created-by-invitation', caller });
     await this.rememberDevice(account.id, browserId, caller);
-    return { account, emailSent, tokens: await this.sessions.start(account.id, browserId) };
+    return { account, emailSent, tokens: await this.sessions.start(account.id, browserId, originOfSession(caller, 'password')) };
   }
 
   /**
@@ -133,11 +145,7 @@ export class AccountService {
    * elsewhere never lock the owner out. A client gets two sign-ins in progress at a time: more are
    * refused at once rather than queued in front of everyone else's, and count toward its own limit.
    */
-  async login(
-    input: { email: string; password: string },
-    browserId: string,
-    caller: Caller,
-  ): Promise<{ account: AccountRow; tokens: IssuedTokens }> {
+  async login(input: { email: string; password: string }, browserId: string, caller: Caller): Promise<PasswordSignIn> {
     const group = addressGroupOf(caller.address);
     const emailKey = emailKeyOf(input.email);
     const pair: Limited = [`login:${emailKey}|${group}`, LOGIN_PER_EMAIL_AND_ADDRESS];
@@ -145,10 +153,11 @@ export class AccountService {
     if (!place) return this.refuseBusy(pair);
     let account: AccountRow | undefined;
     let valid = false;
+    let origin: Origin = 'stranger';
     try {
       account = await this.accounts.findByEmailKey(emailKey);
       // Looked up for an unknown e-mail too, so the time taken does not tell whether the account exists.
-      const origin = await this.originOf(account?.id ?? '', browserId, group, caller.refreshToken);
+      origin = await this.originOf(account?.id ?? '', browserId, group, caller.refreshToken);
       if (origin === 'stranger' && place.crowded) return await this.refuseBusy(pair);
       const perAddress: Limited = [`login-address:${group}`, LOGIN_PER_ADDRESS];
       const perEmail: Limited = [`login-email:${emailKey}`, LOGIN_PER_EMAIL];
@@ -159,7 +168,8 @@ export class AccountService {
       const now = this.clock.now();
       for (const [key, policy] of [perAddress, perEmail].filter((k) => !refusing.includes(k)))
         await this.throttle.reserve(key, now, policy);
-      valid = await verifyPassword(input.password, account?.passwordHash ?? (await dummyPasswordHash()));
+      // An account made by single sign-on has no password: its unknowable hash is checked all the same, for the timing.
+      valid = (await verifyPassword(input.password, account?.passwordHash ?? (await dummyPasswordHash()))) && account?.hasPassword !== 0;
       if (account && valid) {
         await this.throttle.clear(pair[0]);
         for (const [key, policy] of [perAddress, perEmail]) await this.throttle.release(key, policy);
@@ -173,7 +183,34 @@ export class AccountService {
       throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect email or password');
     }
     // Told only after the right password, so it says nothing to someone guessing.
+    const active = account.disabledAt === null && account.deletedAt === null;
+    const secondFactor = active ? await this.secondStep?.challenge(account.id, browserId, origin) : null;
+    if (secondFactor) return { account, secondFactor };
     return this.completeSignIn(account, browserId, caller, 'password');
+  }
+
+  /** The second step of a password sign-in (see TwoFactorService): a code or a recovery code with the ticket of the first. */
+  async passSecondFactor(
+    input: { ticket: string } & ({ code: string } | { recoveryCode: string }),
+    browserId: string,
+    caller: Caller,
+  ): Promise<{ account: AccountRow; tokens: IssuedTokens }> {
+    if (!this.secondStep) throw new UnauthorizedError('INVALID_TICKET', 'This sign-in has expired; sign in again');
+    const { ticket, ...proof } = input;
+    const accountId = await this.secondStep.passSecondStep(ticket, browserId, proof, caller);
+    return this.completeSignIn(await this.get(accountId), browserId, caller, 'password');
+  }
+
+  /** Two-factor required by the server, set up during sign-in: confirmed by a first code, then signed in. */
+  async enableTwoFactorAndSignIn(
+    ticket: string,
+    code: string,
+    browserId: string,
+    caller: Caller,
+  ): Promise<{ account: AccountRow; tokens: IssuedTokens; recoveryCodes: string[] }> {
+    if (!this.secondStep) throw new UnauthorizedError('INVALID_TICKET', 'This sign-in has expired; sign in again');
+    const { accountId, recoveryCodes } = await this.secondStep.enableWithTicket(ticket, browserId, code, caller);
+    return { ...(await this.completeSignIn(await this.get(accountId), browserId, caller, 'password')), recoveryCodes };
   }
 
   /**
@@ -189,9 +226,38 @@ export class AccountService {
   ): Promise<{ account: AccountRow; tokens: IssuedTokens }> {
     if (account.disabledAt !== null || account.deletedAt !== null) throw new ForbiddenError('ACCOUNT_DISABLED', 'This account is disabled');
     await this.accounts.touchActive(account.id, this.clock.now());
+    const newDevice = this.mailer !== null && (await this.isNewDevice(account.id, browserId, caller));
     await this.rememberDevice(account.id, browserId, caller);
     await this.security?.record(account.id, { type: 'sign-in', caller, ...(method === 'password' ? {} : { details: { kind: method } }) });
-    return { account, tokens: await this.sessions.start(account.id, browserId) };
+    const tokens = await this.sessions.start(account.id, browserId, originOfSession(caller, method));
+    // Not awaited: a slow or unreachable mail server neither delays nor fails the sign-in.
+    if (newDevice) void this.tellOfNewDevice(account, caller);
+    return { account, tokens };
+  }
+
+  /**
+   * A browser and network the account never signed in from (within the remembered 90 days), for
+   * an account that has signed in before: its very first sign-in (after sign-up elsewhere, by an
+   * administrator or a provider) has nothing to compare with.
+   */
+  private async isNewDevice(accountId: string, browserId: string, caller: Caller): Promise<boolean> {
+    const since = this.clock.now() - KNOWN_DEVICE_MS;
+    if (!(await this.knownDevices.hasAny(accountId, since))) return false;
+    return (await this.originOf(accountId, browserId, addressGroupOf(caller.address), caller.refreshToken)) === 'stranger';
+  }
+
+  private async tellOfNewDevice(account: AccountRow, caller: Caller): Promise<void> {
+    const device = deviceLabel(describeUserAgent(caller.userAgent));
+    const message = newSignInMessage(
+      account.email,
+      { device, address: caller.address, at: new Date(this.clock.now()) },
+      `${this.options.appUrl}/settings`,
+    );
+    try {
+      await this.mailer?.send(message);
+    } catch (err) {
+      (caller.log ?? this.log).error({ err, accountId: account.id, purpose: 'new-sign-in' }, 'sending e-mail failed');
+    }
   }
 
   /** A sign-in refused for its client having others in progress: it costs one write, and counts. */

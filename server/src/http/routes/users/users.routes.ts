@@ -9,6 +9,7 @@ import {
   verifyEmailBody,
   type CreateAccountResponse,
   type LoginResponse,
+  type SecondFactorChallengeDto,
   type SignupMode,
   type UserDetailedDto,
   type UserDto,
@@ -23,7 +24,7 @@ import { sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf, browserIdOf } from '../../plugins/auth.js';
 import { callerOf } from '../../caller.js';
 import { parseInput } from '../../validation.js';
-import { messageAnswer, signedIn, userDetailedDto, userDto } from '../../api-schemas.js';
+import { messageAnswer, secondFactorChallengeDto, signedIn, userDetailedDto, userDto } from '../../api-schemas.js';
 import { z } from 'zod';
 
 export interface UserRoutesDeps {
@@ -96,18 +97,26 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
     {
       schema: {
         summary: 'Sign in',
-        description: 'Sets the `access-token` and `refresh-token` cookies that authenticate later calls.',
+        description:
+          'Sets the `access-token` and `refresh-token` cookies that authenticate later calls. For an account with two-factor ' +
+          'sign-in on, answers 202 with a ticket for `POST /user-service/login/second-factor` instead, and sets no cookie; ' +
+          "with `methods: ['setup']` when the server requires two-factor and the account has none yet " +
+          '(see `/two-factor-service/setup-with-ticket`).',
         tags,
         body: loginBody,
-        response: { 200: z.object({ user: userDto }) },
-        errors: ['VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'LOGIN_THROTTLED', 'RATE_LIMITED'],
+        response: { 200: z.object({ user: userDto }), 202: secondFactorChallengeDto },
+        errors: ['VALIDATION_FAILED', 'INVALID_CREDENTIALS', 'LOGIN_THROTTLED', 'RATE_LIMITED', 'ACCOUNT_DISABLED', 'TWO_FACTOR_REQUIRED'],
       },
     },
-    async (request, reply): Promise<LoginResponse> => {
+    async (request, reply): Promise<LoginResponse | SecondFactorChallengeDto> => {
       const body = parseInput(loginBody, request.body);
-      const { account, tokens } = await accounts.login(body, browserId(request), callerOf(request));
-      setSessionCookies(reply, tokens, secureCookies, LIMITS.accessTokenMs);
-      return { user: toUserDto(account) };
+      const result = await accounts.login(body, browserId(request), callerOf(request));
+      if (result.secondFactor) {
+        void reply.status(202).header('cache-control', 'no-store');
+        return { secondFactor: result.secondFactor };
+      }
+      setSessionCookies(reply, result.tokens, secureCookies, LIMITS.accessTokenMs);
+      return { user: toUserDto(result.account) };
     },
   );
 
@@ -125,7 +134,7 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
     { ...auth, schema: signedIn({ summary: 'The signed-in account, with its creation date', tags, response: { 200: userDetailedDto } }) },
     async (request): Promise<UserDetailedDto> => {
       const account = await accounts.get(authOf(request).accountId);
-      return { ...toUserDto(account), createdAt: new Date(account.createdAt).toISOString() };
+      return { ...toUserDto(account), createdAt: new Date(account.createdAt).toISOString(), hasPassword: account.hasPassword !== 0 };
     },
   );
 
