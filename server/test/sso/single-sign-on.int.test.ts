@@ -1,5 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../src/security/password.js';
+import { SmtpReceiver } from '../helpers/smtp-receiver.js';
 import { createTestApp } from '../helpers/test-app.js';
 import type { TestBrowser } from '../helpers/test-browser.js';
 import { MINUTE, expectError, login, startUsersApp, uniqueEmail, type UsersHarness } from '../users/support.js';
@@ -221,6 +223,18 @@ describe('single sign-on (OpenID Connect) against a real provider', () => {
     }
   });
 
+  it('password sign-in refuses it even with its stored hash’s password: the account has none', async () => {
+    const { subject, email } = providerUser();
+    expectSignedInRedirect(await ssoSignIn(h.browser(), subject));
+    // As if the unknowable hash were known: has_password alone still refuses it.
+    await h.app.database.db
+      .updateTable('account')
+      .set({ passwordHash: await hashPassword('known secret') })
+      .where('emailKey', '=', email)
+      .execute();
+    expectError(await login(h.browser(), email, 'known secret'), 401, 'INVALID_CREDENTIALS');
+  });
+
   it('its app password works over WebDAV', async () => {
     const { subject, email } = providerUser();
     const browser = h.browser();
@@ -251,6 +265,36 @@ describe('single sign-on (OpenID Connect) against a real provider', () => {
       expectFailure(await browser.get(`/auth/oidc/start?uuid=${browser.browserId}`), 'provider_error');
     } finally {
       await down.close();
+    }
+  });
+});
+
+describe('single sign-on with e-mail', () => {
+  it('a reset e-mail sets a password for an account made by single sign-on', async () => {
+    const mailed = await startUsersApp({
+      mail: true,
+      config: { oidc: { issuer: op.issuer, clientId: op.clientId, clientSecret: op.clientSecret, buttonLabel: LABEL } },
+    });
+    try {
+      const { subject, email } = providerUser();
+      const browser = mailed.browser();
+      const back = await op.signIn(String((await browser.get(`/auth/oidc/start?uuid=${browser.browserId}`)).headers.location), subject);
+      expectSignedInRedirect(await browser.get(`${back.pathname}${back.search}`));
+      expectError(await login(mailed.browser(), email, 'new secret'), 401, 'INVALID_CREDENTIALS');
+
+      const since = mailed.smtp!.messages.length;
+      expect((await mailed.browser().patch('/user-service/send-password-reset', { email })).statusCode).toBe(200);
+      const prefix = `${APP_URL}/reset-password/`;
+      const token = SmtpReceiver.link(await mailed.smtp!.next(email, since), prefix).slice(prefix.length);
+      expect(
+        (await mailed.browser().patch('/user-service/reset-password', { passwordToken: token, password: 'new secret' })).statusCode,
+      ).toBe(200);
+
+      const signedIn = mailed.browser();
+      expect((await login(signedIn, email, 'new secret')).statusCode).toBe(200);
+      expect((await signedIn.get('/user-service/user-detailed')).json()).toMatchObject({ hasPassword: true });
+    } finally {
+      await mailed.close();
     }
   });
 });
