@@ -9,21 +9,40 @@ export function describeActivity(event: ActivityEventDto): string {
   const linkKind = event.details?.kind === 'drop' ? 'File drop link' : 'Share link';
   switch (event.type) {
     case 'sign-in':
+      if (event.details?.kind === 'passkey') return 'Signed in with a passkey';
       return 'Signed in';
     case 'sign-in-failed':
       if (event.details?.kind === 'webdav') return 'Failed WebDAV sign-in attempt (wrong app password)';
       if (event.details?.kind === 'webdav-throttled') return 'WebDAV sign-ins refused for a while after too many failed attempts';
       return 'Failed sign-in attempt (wrong password)';
+    case 'sign-in-second-factor-failed':
+      return 'Failed sign-in attempt (right password, wrong two-factor code)';
+    case 'two-factor-enabled':
+      return 'Two-factor sign-in turned on';
+    case 'two-factor-disabled':
+      return 'Two-factor sign-in turned off';
+    case 'recovery-codes-made':
+      return 'New two-factor recovery codes made';
+    case 'recovery-code-used':
+      return 'Signed in with a recovery code';
     case 'password-changed':
       return 'Password changed';
     case 'password-reset':
       return 'Password reset through an e-mailed link';
     case 'logout-all':
       return 'Signed out of all sessions';
+    case 'session-signed-out':
+      return `Signed out a session${event.details?.name ? ` (${event.details.name})` : ''} from Devices`;
     case 'app-password-created':
       return `App password ${quoted(name)} created`;
     case 'app-password-revoked':
       return `App password ${quoted(name)} revoked`;
+    case 'passkey-added':
+      return `Passkey ${quoted(name)} added`;
+    case 'passkey-renamed':
+      return `Passkey renamed to ${quoted(name)}`;
+    case 'passkey-removed':
+      return `Passkey ${quoted(name)} removed`;
     case 'file-link-public':
       return `Public link made for ${what}`;
     case 'file-link-one-time':
@@ -68,6 +87,8 @@ function describeAdminActivity(event: ActivityEventDto): string {
       return byMe ? `Changed the role of ${account}` : 'Role changed by an administrator';
     case 'admin-password-reset':
       return byMe ? `Started a password reset for ${account}` : 'Password reset started by an administrator';
+    case 'admin-two-factor-reset':
+      return byMe ? `Turned two-factor sign-in off for ${account}` : 'Two-factor sign-in turned off by an administrator';
     case 'admin-account-deleted':
       return `Deleted the account ${account}`;
     case 'admin-settings-changed':
