@@ -80,6 +80,9 @@ describe('activity labels', () => {
     expect(named('password-changed', null)).toBe('Password changed');
     expect(named('password-reset', null)).toBe('Password reset through an e-mailed link');
     expect(named('logout-all', null)).toBe('Signed out of all sessions');
+    expect(named('session-signed-out', { name: 'Firefox 133 on Windows 10' })).toBe(
+      'Signed out a session (Firefox 133 on Windows 10) from Devices',
+    );
     expect(named('app-password-revoked', { name: 'Phone' })).toBe('App password “Phone” revoked');
     expect(named('file-link-one-time', { name: 'a.txt', itemType: 'file' })).toBe('One-time link made for “a.txt”');
     expect(named('file-link-removed', { name: 'a.txt', itemType: 'file' })).toBe('Link removed from “a.txt”');
