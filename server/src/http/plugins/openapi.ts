@@ -131,6 +131,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
       tags: [
         { name: 'users', description: 'Accounts, sessions and app passwords' },
+        { name: 'passkeys', description: 'Passkeys (WebAuthn): adding them, and signing in with one' },
         { name: 'files', description: 'Files in the drive' },
         { name: 'folders', description: 'Folders in the drive' },
         { name: 'uploads', description: 'Multipart and resumable (tus) uploads' },
