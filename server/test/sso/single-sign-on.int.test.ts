@@ -256,6 +256,18 @@ describe('single sign-on (OpenID Connect) against a real provider', () => {
     expect(await h.app.database.db.selectFrom('oidcLogin').selectAll().where('browserId', '=', '').execute()).toEqual([]);
   });
 
+  it('refuses garbled returns: huge, repeated or forged state, no code', async () => {
+    const browser = h.browser();
+    await start(browser);
+    for (const query of [`?state=${'x'.repeat(5000)}&code=y`, '?state=a&state=b&code=c', '?code=%00', '?state=&code=']) {
+      expectFailure(await browser.get(`/auth/oidc/callback${query}`), 'invalid_state');
+    }
+    // A state cookie and a matching state the server never issued.
+    browser.cookies.set('oidc-state', { value: 'made-up', path: '/auth/oidc' });
+    expectFailure(await browser.get('/auth/oidc/callback?state=made-up&code=c'), 'invalid_state');
+    expectFailure(await browser.get(`/auth/oidc/start?uuid=${browser.browserId}&uuid=other`), 'invalid_state');
+  });
+
   it('answers a provider that cannot be reached with provider_error', async () => {
     const down = await startUsersApp({
       config: { oidc: { issuer: 'http://127.0.0.1:9', clientId: 'x', clientSecret: 'y', buttonLabel: LABEL } },

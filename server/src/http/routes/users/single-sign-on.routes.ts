@@ -56,7 +56,6 @@ export function singleSignOnRoutes(app: FastifyInstance, deps: SingleSignOnRoute
         tags,
         querystring: z.object({ uuid: z.string().optional() }),
         response: { 302: redirect },
-        errors: ['VALIDATION_FAILED'],
       },
     },
     async (request, reply) => {
