@@ -26,6 +26,7 @@ export async function rowsNaming(t: TestApp, accountId: string): Promise<Record<
     account_token: ['account_id'],
     app_password: ['account_id'],
     known_device: ['account_id'],
+    oidc_identity: ['account_id'],
     folder: ['owner_id'],
     file: ['owner_id'],
     file_media: ['owner_id'],

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountDeletionRepository } from '../../src/db/repositories/account-deletion.repository.js';
 import { hashPassword } from '../../src/security/password.js';
 import { SmtpReceiver } from '../helpers/smtp-receiver.js';
 import { createTestApp } from '../helpers/test-app.js';
@@ -233,6 +234,16 @@ describe('single sign-on (OpenID Connect) against a real provider', () => {
       .where('emailKey', '=', email)
       .execute();
     expectError(await login(h.browser(), email, 'known secret'), 401, 'INVALID_CREDENTIALS');
+  });
+
+  it('a deleted account takes its link along: the provider user is a newcomer again', async () => {
+    const { subject, email } = providerUser();
+    expectSignedInRedirect(await ssoSignIn(h.browser(), subject));
+    const first = await accountByEmail(email);
+    await new AccountDeletionRepository(h.app.database.db).removeRest(first!.id);
+    expect(await h.app.database.db.selectFrom('oidcIdentity').selectAll().where('accountId', '=', first!.id).execute()).toEqual([]);
+    expectSignedInRedirect(await ssoSignIn(h.browser(), subject));
+    expect((await accountByEmail(email))?.id).not.toBe(first!.id);
   });
 
   it('its app password works over WebDAV', async () => {

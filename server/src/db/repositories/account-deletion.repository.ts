@@ -48,6 +48,7 @@ export class AccountDeletionRepository {
       await trx.deleteFrom('accountToken').where('accountId', '=', accountId).execute();
       await trx.deleteFrom('appPassword').where('accountId', '=', accountId).execute();
       await trx.deleteFrom('knownDevice').where('accountId', '=', accountId).execute();
+      await trx.deleteFrom('oidcIdentity').where('accountId', '=', accountId).execute();
       await trx.deleteFrom('securityEvent').where('accountId', '=', accountId).execute();
       await trx.deleteFrom('driveVersion').where('accountId', '=', accountId).execute();
       await trx.deleteFrom('jobLane').where('lane', '=', accountId).execute();
