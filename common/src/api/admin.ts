@@ -79,6 +79,8 @@ export interface ServerSettingsDto {
   trashRetentionDays: number;
   /** Whether accounts that are not administrators may invite people. */
   usersMayInvite: boolean;
+  /** Every account must sign in with a second factor; one without sets it up at its next sign-in. */
+  requireTwoFactor?: boolean;
 }
 
 export const updateServerSettingsBody = z
@@ -87,6 +89,7 @@ export const updateServerSettingsBody = z
     defaultQuotaBytes: quotaBytes.optional(),
     trashRetentionDays: z.number().int().min(0).max(ADMIN_LIMITS.maxTrashRetentionDays).optional(),
     usersMayInvite: z.boolean().optional(),
+    requireTwoFactor: z.boolean().optional(),
   })
   .strict();
 export type UpdateServerSettingsBody = z.infer<typeof updateServerSettingsBody>;

@@ -87,6 +87,20 @@ describe('admin and invitation routes by role', () => {
       user: ADMIN_ONLY,
       call: async (b) => b.post(`/admin-service/users/${(await freshAccount()).id}/password-reset`),
     },
+    {
+      name: 'POST a two-factor reset',
+      route: 'POST /admin-service/users/:id/two-factor-reset',
+      user: ADMIN_ONLY,
+      call: async (b) => {
+        const { id } = await freshAccount();
+        // Two-factor on, as its own routes would leave it (they are tested in test/two-factor).
+        await t.app.database.db
+          .insertInto('twoFactor')
+          .values({ accountId: id, secretCipher: 'v1.x', enabledAt: 1, lastUsedStep: null, createdAt: 1 })
+          .execute();
+        return b.post(`/admin-service/users/${id}/two-factor-reset`);
+      },
+    },
     { name: 'GET the settings', route: 'GET /admin-service/settings', user: ADMIN_ONLY, call: (b) => b.get('/admin-service/settings') },
     {
       name: 'PATCH the settings',

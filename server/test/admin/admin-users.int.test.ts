@@ -207,7 +207,13 @@ describe('admin area: accounts', () => {
     expect((o.disk as { freeBytes: number }).freeBytes).toBeGreaterThan(0);
     expect(o.version).toMatch(/^\d+\.\d+\.\d+/);
     const settings = await admin.browser.get('/admin-service/settings');
-    expect(settings.json()).toEqual({ signup: 'open', defaultQuotaBytes: null, trashRetentionDays: 30, usersMayInvite: false });
+    expect(settings.json()).toEqual({
+      signup: 'open',
+      defaultQuotaBytes: null,
+      trashRetentionDays: 30,
+      usersMayInvite: false,
+      requireTwoFactor: false,
+    });
   });
 
   it('never shows an administrator the names of what another account stores', async () => {

@@ -14,6 +14,8 @@ export interface AdminUserRow {
   quotaBytes: number | null;
   files: number;
   usedBytes: number;
+  /** Two-factor sign-in is on. */
+  twoFactor: boolean;
 }
 
 export interface AccountChange {
@@ -45,6 +47,9 @@ const SORT_COLUMNS: Record<AdminUserSort, string> = {
   files: 'coalesce(usage.files, 0)',
 };
 
+/** 1 when the account has two-factor sign-in on, else 0, on both databases. */
+const TWO_FACTOR_ON = sql`(select count(*) from two_factor where two_factor.account_id = account.id and two_factor.enabled_at is not null)`;
+
 /** The admin area's reads and writes of accounts. */
 export class AdminUserRepository {
   constructor(
@@ -61,7 +66,8 @@ export class AdminUserRepository {
     const order = sql.raw(query.order === 'desc' ? 'desc' : 'asc');
     const result = await sql<RawRow>`
       select account.id, account.email, account.role, account.disabled_at, account.created_at, account.last_active_at,
-        account.quota_bytes, coalesce(usage.files, 0) as files, coalesce(usage.used_bytes, 0) as used_bytes
+        account.quota_bytes, coalesce(usage.files, 0) as files, coalesce(usage.used_bytes, 0) as used_bytes,
+        ${TWO_FACTOR_ON} as two_factor
       from account
       left join (select owner_id, count(*) as files, sum(size) as used_bytes from file group by owner_id) usage
         on usage.owner_id = account.id
@@ -77,7 +83,8 @@ export class AdminUserRepository {
       select account.id, account.email, account.role, account.disabled_at, account.created_at, account.last_active_at,
         account.quota_bytes,
         (select count(*) from file where owner_id = account.id) as files,
-        (select coalesce(sum(size), 0) from file where owner_id = account.id) as used_bytes
+        (select coalesce(sum(size), 0) from file where owner_id = account.id) as used_bytes,
+        ${TWO_FACTOR_ON} as two_factor
       from account where account.id = ${id} and account.deleted_at is null`.execute(this.db);
     const row = result.rows[0];
     return row ? toRow(row) : undefined;
@@ -173,6 +180,7 @@ interface RawRow {
   quotaBytes: number | string | null;
   files: number | string;
   usedBytes: number | string;
+  twoFactor: number | string;
 }
 
 function toRow(r: RawRow): AdminUserRow {
@@ -187,5 +195,6 @@ function toRow(r: RawRow): AdminUserRow {
     quotaBytes: n(r.quotaBytes),
     files: Number(r.files),
     usedBytes: Number(r.usedBytes),
+    twoFactor: Number(r.twoFactor) > 0,
   };
 }

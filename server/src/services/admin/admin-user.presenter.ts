@@ -14,7 +14,6 @@ export function toAdminUserDto(row: AdminUserRow, defaultQuotaBytes: number | nu
     files: row.files,
     quotaBytes: row.quotaBytes ?? defaultQuotaBytes,
     customQuota: row.quotaBytes !== null,
-    // Two-factor sign-in does not exist yet.
-    twoFactor: false,
+    twoFactor: row.twoFactor,
   };
 }

@@ -20,6 +20,8 @@ export interface AdminUserServiceDeps {
   queue: JobQueue;
   security: SecurityRecorder;
   clock: Clock;
+  /** Two-factor sign-in: reset by an administrator. */
+  twoFactor: { reset(accountId: string): Promise<boolean> };
   /** Wakes the job worker for a deletion just enqueued. */
   wake: () => void;
 }
@@ -87,6 +89,15 @@ export class AdminUserService {
     this.deps.wake();
     // Only the administrator's log: the account's own goes with it.
     await this.deps.security.record(actorId, { type: 'admin-account-deleted', caller, details: { name: target.email, kind: 'actor' } });
+  }
+
+  /** Two-factor off for an account that lost its authenticator and recovery codes. */
+  async resetTwoFactor(actorId: string, id: string, caller: Caller): Promise<AdminUserDto> {
+    const target = await this.find(id);
+    if (!(await this.deps.twoFactor.reset(target.id)))
+      throw new ConflictError('TWO_FACTOR_NOT_ENABLED', 'Two-factor sign-in is not on for this account');
+    await this.record(actorId, target, 'admin-two-factor-reset', caller);
+    return this.get(id);
   }
 
   async resetPassword(actorId: string, id: string, caller: Caller): Promise<AdminPasswordResetDto> {

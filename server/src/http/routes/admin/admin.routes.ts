@@ -120,6 +120,23 @@ export function adminRoutes(app: FastifyInstance, deps: AdminRoutesDeps): void {
       users.resetPassword(authOf(request).accountId, idOf(request.params), callerOf(request)),
   );
 
+  app.post(
+    '/admin-service/users/:id/two-factor-reset',
+    {
+      ...admin,
+      schema: schema({
+        summary: 'Turn two-factor sign-in off for an account locked out of it',
+        description:
+          'Its secret and recovery codes are removed; the account signs in with its password alone (or sets two-factor up ' +
+          'again at its next sign-in when the server requires it). Recorded in both logs.',
+        params: adminUserParams,
+        response: { 200: adminUserDto },
+        errors: ['VALIDATION_FAILED', 'USER_NOT_FOUND', 'TWO_FACTOR_NOT_ENABLED'],
+      }),
+    },
+    async (request): Promise<AdminUserDto> => users.resetTwoFactor(authOf(request).accountId, idOf(request.params), callerOf(request)),
+  );
+
   app.get(
     '/admin-service/settings',
     { ...admin, schema: schema({ summary: 'Server settings', response: { 200: serverSettingsDto } }) },

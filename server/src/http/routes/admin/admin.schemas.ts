@@ -41,6 +41,7 @@ export const serverSettingsDto = z.object({
   defaultQuotaBytes: z.number().nullable(),
   trashRetentionDays: z.number(),
   usersMayInvite: z.boolean(),
+  requireTwoFactor: z.boolean().optional().describe('Every account signs in with a second factor'),
 }) satisfies z.ZodType<ServerSettingsDto>;
 
 export const adminPasswordResetDto = z.object({
