@@ -1,5 +1,6 @@
 import type { ActivityEventDto, PasskeyDto } from '@nimbus/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountDeletionRepository } from '../../src/db/repositories/account-deletion.repository.js';
 import type { TestBrowser } from '../helpers/test-browser.js';
 import { expectError, MINUTE, startUsersApp, uniqueEmail, type UsersHarness } from '../users/support.js';
 import { SoftwareAuthenticator } from './software-authenticator.js';
@@ -166,6 +167,16 @@ describe('passkeys', () => {
       expect(added.statusCode, added.body).toBe(201);
     }
     expectError(await browser.post(REGISTER_OPTIONS), 409, 'CONFLICT');
+  });
+
+  it('deleting an account takes its passkeys and challenges along', async () => {
+    const { account, browser, authenticator } = await withPasskey();
+    await challengeOf(browser, REGISTER_OPTIONS);
+    await new AccountDeletionRepository(h.app.database.db).removeRest(account.id);
+    const db = h.app.database.db;
+    expect(await db.selectFrom('passkey').select('id').where('accountId', '=', account.id).execute()).toEqual([]);
+    expect(await db.selectFrom('webauthnChallenge').select('challengeHash').where('accountId', '=', account.id).execute()).toEqual([]);
+    expectError((await signInWith(authenticator)).response, 401, 'PASSKEY_REFUSED');
   });
 
   it('signs in no disabled account', async () => {
