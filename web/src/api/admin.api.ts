@@ -20,6 +20,7 @@ export const adminApi = {
   updateUser: (id: string, body: UpdateAdminUserBody) => http.patch<AdminUserDto>(userPath(id), body).then((r) => r.data),
   deleteUser: (id: string, confirmEmail: string) => http.delete(userPath(id), { data: { confirmEmail } }).then(() => undefined),
   resetPassword: (id: string) => http.post<AdminPasswordResetDto>(`${userPath(id)}/password-reset`).then((r) => r.data),
+  resetTwoFactor: (id: string) => http.post<AdminUserDto>(`${userPath(id)}/two-factor-reset`).then((r) => r.data),
   settings: () => http.get<ServerSettingsDto>('/admin-service/settings').then((r) => r.data),
   updateSettings: (body: UpdateServerSettingsBody) => http.patch<ServerSettingsDto>('/admin-service/settings', body).then((r) => r.data),
   overview: () => http.get<AdminOverviewDto>('/admin-service/overview').then((r) => r.data),
@@ -52,6 +53,14 @@ export function useDeleteAdminUser() {
 
 export function useAdminPasswordReset() {
   return useMutation({ mutationFn: adminApi.resetPassword });
+}
+
+export function useAdminTwoFactorReset() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: adminApi.resetTwoFactor,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
 }
 
 export function useServerSettingsQuery() {

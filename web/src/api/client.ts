@@ -10,7 +10,14 @@ export const GET_TOKEN_PATH = '/user-service/get-token';
  * 401s that reject the credentials of the call itself rather than an expired session: a new access
  * token cannot change their outcome, and retrying a login would count twice against its throttle.
  */
-const CREDENTIAL_CODES = new Set<ErrorCode | string>(['INVALID_CREDENTIALS', 'WRONG_PASSWORD', 'INVALID_TOKEN', 'PASSWORD_REQUIRED']);
+const CREDENTIAL_CODES = new Set<ErrorCode | string>([
+  'INVALID_CREDENTIALS',
+  'WRONG_PASSWORD',
+  'INVALID_TOKEN',
+  'PASSWORD_REQUIRED',
+  'INVALID_CODE',
+  'INVALID_TICKET',
+]);
 
 /** What a call may add to its method, URL and body. */
 export interface RequestOptions {

@@ -1,4 +1,4 @@
-import type { CreateAccountResponse, LoginResponse, UserDetailedDto, UserDto } from '@nimbus/common';
+import type { CreateAccountResponse, LoginResponse, SecondFactorChallengeDto, UserDetailedDto, UserDto } from '@nimbus/common';
 import { http } from './client';
 
 interface Credentials {
@@ -8,7 +8,8 @@ interface Credentials {
 
 /** The /user-service calls; each resolves with the response data as is. */
 export const userApi = {
-  login: (body: Credentials) => http.post<LoginResponse>('/user-service/login', body).then((r) => r.data),
+  /** A 202 asks for a second step (two-factor) before the session starts. */
+  login: (body: Credentials) => http.post<LoginResponse | SecondFactorChallengeDto>('/user-service/login', body).then((r) => r.data),
   create: (body: Credentials) => http.post<CreateAccountResponse>('/user-service/create', body).then((r) => r.data),
   getUser: () => http.get<UserDto>('/user-service/user').then((r) => r.data),
   getUserDetailed: () => http.get<UserDetailedDto>('/user-service/user-detailed').then((r) => r.data),

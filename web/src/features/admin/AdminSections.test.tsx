@@ -116,6 +116,7 @@ describe('admin: server settings', () => {
     fireEvent.change(within(form).getByLabelText('Default quota'), { target: { value: '10' } });
     fireEvent.change(within(form).getByLabelText('Trash retention days'), { target: { value: '14' } });
     fireEvent.click(within(form).getByLabelText('Members may invite people'));
+    fireEvent.click(within(form).getByLabelText('Require two-factor sign-in'));
     fireEvent.click(within(form).getByRole('button', { name: 'Save settings' }));
     await waitFor(() =>
       expect(requestsTo('PATCH', '/admin-service/settings')[0]?.body).toEqual({
@@ -123,6 +124,7 @@ describe('admin: server settings', () => {
         defaultQuotaBytes: 10 * 1024 ** 3,
         trashRetentionDays: 14,
         usersMayInvite: true,
+        requireTwoFactor: true,
       }),
     );
     expect(await screen.findByText('Server settings saved')).toBeTruthy();

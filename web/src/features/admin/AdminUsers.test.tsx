@@ -189,4 +189,19 @@ describe('admin user actions', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Password reset' });
     expect(within(dialog).getByText('A password reset link was sent to bob@example.com.')).toBeTruthy();
   });
+
+  it('turns two-factor sign-in off for an account that has it, and offers it for no other', async () => {
+    onRequest('POST', '/admin-service/users/u2/two-factor-reset', { status: 200, data: { ...dan, twoFactor: false } });
+    await openAdmin();
+    fireEvent.click(screen.getByRole('button', { name: 'Actions for bob@example.com' }));
+    expect(
+      within(screen.getByRole('menu', { name: 'Actions for bob@example.com' })).queryByRole('menuitem', {
+        name: 'Turn off two-factor sign-in',
+      }),
+    ).toBeNull();
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    choose('dan@example.com', 'Turn off two-factor sign-in');
+    await waitFor(() => expect(requestsTo('POST', '/admin-service/users/u2/two-factor-reset')).toHaveLength(1));
+    expect(await screen.findByText(/dan@example.com can sign in with the password alone/)).toBeTruthy();
+  });
 });

@@ -24,12 +24,13 @@ interface ServerSettingsFormProps {
 
 /** The runtime settings of the server, edited together and saved with one button. */
 export function ServerSettingsForm({ settings, busy, error, onSave }: ServerSettingsFormProps) {
-  const ids = { signup: useId(), retention: useId(), invite: useId() };
+  const ids = { signup: useId(), retention: useId(), invite: useId(), twoFactor: useId() };
   const [signup, setSignup] = useState(settings.signup);
   const [hasQuota, setHasQuota] = useState(settings.defaultQuotaBytes !== null);
   const [quota, setQuota] = useState(quotaFieldsOf(settings.defaultQuotaBytes));
   const [retention, setRetention] = useState(String(settings.trashRetentionDays));
   const [usersMayInvite, setUsersMayInvite] = useState(settings.usersMayInvite);
+  const [requireTwoFactor, setRequireTwoFactor] = useState(settings.requireTwoFactor ?? false);
 
   const quotaBytes = hasQuota ? quotaBytesOf(quota.amount, quota.unit) : null;
   const retentionDays = Number(retention);
@@ -44,7 +45,7 @@ export function ServerSettingsForm({ settings, busy, error, onSave }: ServerSett
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (invalid || busy) return;
-    onSave({ signup, defaultQuotaBytes: quotaBytes, trashRetentionDays: retentionDays, usersMayInvite });
+    onSave({ signup, defaultQuotaBytes: quotaBytes, trashRetentionDays: retentionDays, usersMayInvite, requireTwoFactor });
   };
 
   return (
@@ -91,6 +92,20 @@ export function ServerSettingsForm({ settings, busy, error, onSave }: ServerSett
           Members may invite people
         </label>
         <input id={ids.invite} type="checkbox" checked={usersMayInvite} onChange={(event) => setUsersMayInvite(event.target.checked)} />
+      </SettingRow>
+      <SettingRow
+        title="Require two-factor sign-in"
+        description="Every account signs in with a code from an authenticator app. One without sets it up at its next sign-in, from a browser it signed in with before."
+      >
+        <label htmlFor={ids.twoFactor} className="sr-only">
+          Require two-factor sign-in
+        </label>
+        <input
+          id={ids.twoFactor}
+          type="checkbox"
+          checked={requireTwoFactor}
+          onChange={(event) => setRequireTwoFactor(event.target.checked)}
+        />
       </SettingRow>
       <div className="flex flex-wrap items-center justify-end gap-4 py-4">
         <FormError message={invalid ?? error} />

@@ -1,6 +1,6 @@
 import type { AdminPasswordResetDto, AdminUserDto, UpdateAdminUserBody } from '@nimbus/common';
 import { useState } from 'react';
-import { useAdminPasswordReset, useDeleteAdminUser, useUpdateAdminUser } from '../../api/admin.api';
+import { useAdminPasswordReset, useAdminTwoFactorReset, useDeleteAdminUser, useUpdateAdminUser } from '../../api/admin.api';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { toast } from '../notifications/toast';
@@ -32,6 +32,7 @@ export function UserActions({ user }: { user: AdminUserDto }) {
   const update = useUpdateAdminUser();
   const remove = useDeleteAdminUser();
   const passwordReset = useAdminPasswordReset();
+  const twoFactorReset = useAdminTwoFactorReset();
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const [reset, setReset] = useState<AdminPasswordResetDto | null>(null);
 
@@ -73,6 +74,18 @@ export function UserActions({ user }: { user: AdminUserDto }) {
           onError: (error) => toast.error(adminErrorMessage(error, 'The password reset could not be started.')),
         }),
     },
+    ...(user.twoFactor
+      ? [
+          {
+            label: 'Turn off two-factor sign-in',
+            onSelect: () =>
+              twoFactorReset.mutate(user.id, {
+                onSuccess: () => toast.success(`${user.email} can sign in with the password alone, until two-factor is set up again`),
+                onError: (error) => toast.error(adminErrorMessage(error, 'Two-factor sign-in could not be turned off.')),
+              }),
+          },
+        ]
+      : []),
     {
       label: 'Delete account',
       danger: true,

@@ -7,6 +7,7 @@ import { TextField } from '../../components/TextField';
 import { CooldownDialog } from '../account/CooldownDialog';
 import { AuthLinks } from './AuthLinks';
 import { PasskeySignIn } from './PasskeySignIn';
+import { SecondFactorStep } from './SecondFactorStep';
 import { SsoSignIn } from './SsoSignIn';
 import { HEADINGS, SUBMIT_LABELS } from './auth-modes';
 import { useAuthForm } from './useAuthForm';
@@ -20,6 +21,9 @@ export function AuthForm({ initialError }: { initialError: string | null }) {
     event.preventDefault();
     void form.submit();
   };
+
+  if (form.secondStep)
+    return <SecondFactorStep challenge={form.secondStep} onSignedIn={form.finishSignIn} onCancel={form.cancelSecondStep} />;
 
   return (
     <div className="flex min-h-dvh items-center justify-center px-4 py-10">

@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES, validateCreateAccount } from '@nimbus/common';
+import { AUTH_MESSAGES, validateCreateAccount, type SecondFactorChallengeDto, type UserDto } from '@nimbus/common';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError, statusOf } from '../../api/api-error';
@@ -17,6 +17,7 @@ export function useAuthForm(initialError: string | null) {
   const [error, setError] = useState<string | null>(initialError);
   const [busy, setBusy] = useState(false);
   const [cooldownOpen, setCooldownOpen] = useState(false);
+  const [secondStep, setSecondStep] = useState<SecondFactorChallengeDto['secondFactor'] | null>(null);
   const navigate = useNavigate();
   const remembered = useRememberedLocation();
   const signIn = useSignIn();
@@ -32,11 +33,19 @@ export function useAuthForm(initialError: string | null) {
     setError(null);
   };
 
+  const finishSignIn = (user: UserDto) => {
+    signIn(user);
+    void navigate(remembered ?? '/home', { replace: true });
+  };
+
   const login = async () => {
     try {
-      const { user } = await userApi.login({ email: fields.email, password: fields.password });
-      signIn(user);
-      void navigate(remembered ?? '/home', { replace: true });
+      const result = await userApi.login({ email: fields.email, password: fields.password });
+      if ('secondFactor' in result) {
+        setSecondStep(result.secondFactor);
+        return;
+      }
+      finishSignIn(result.user);
     } catch (err) {
       setError(loginErrorMessage(statusOf(err), err instanceof ApiError ? err.code : undefined));
     }
@@ -87,5 +96,19 @@ export function useAuthForm(initialError: string | null) {
     }
   };
 
-  return { mode, fields, error, busy, canSubmit, cooldownOpen, setField, switchMode, submit, closeCooldown: () => setCooldownOpen(false) };
+  return {
+    mode,
+    fields,
+    error,
+    busy,
+    canSubmit,
+    cooldownOpen,
+    setField,
+    switchMode,
+    submit,
+    closeCooldown: () => setCooldownOpen(false),
+    secondStep,
+    finishSignIn,
+    cancelSecondStep: () => setSecondStep(null),
+  };
 }

@@ -2,8 +2,11 @@ import { useState } from 'react';
 import { Header } from '../layout/Header';
 import { AccountSection } from './AccountSection';
 import { AppPasswordsSection } from './AppPasswordsSection';
+import { DevicesSection } from './DevicesSection';
 import { GeneralSection } from './GeneralSection';
+import { PasskeysSection } from './PasskeysSection';
 import { RecentActivitySection } from './RecentActivitySection';
+import { SecuritySection } from './SecuritySection';
 import { SettingsSidebar, type SettingsTab } from './SettingsSidebar';
 import { StorageSection } from './StorageSection';
 
@@ -12,6 +15,9 @@ const TITLES: Record<SettingsTab, string> = {
   general: 'General',
   storage: 'Storage',
   'app-passwords': 'App passwords',
+  security: 'Security',
+  passkeys: 'Passkeys',
+  devices: 'Devices',
   activity: 'Recent activity',
 };
 
@@ -29,6 +35,9 @@ export function SettingsPage() {
             {tab === 'general' && <GeneralSection />}
             {tab === 'storage' && <StorageSection />}
             {tab === 'app-passwords' && <AppPasswordsSection />}
+            {tab === 'security' && <SecuritySection />}
+            {tab === 'passkeys' && <PasskeysSection />}
+            {tab === 'devices' && <DevicesSection />}
             {tab === 'activity' && <RecentActivitySection />}
           </div>
         </main>

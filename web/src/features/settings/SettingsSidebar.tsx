@@ -1,13 +1,19 @@
 import { SectionSidebar } from '../../components/SectionSidebar';
 import { HistoryIcon, KeyIcon, PersonIcon, StorageIcon, TuneIcon } from '../../components/icons';
+import { DevicesIcon } from './DevicesSection';
+import { PasskeyIcon } from './PasskeysSection';
+import { SecurityIcon } from './SecuritySection';
 
-export type SettingsTab = 'account' | 'general' | 'storage' | 'app-passwords' | 'activity';
+export type SettingsTab = 'account' | 'general' | 'storage' | 'app-passwords' | 'security' | 'passkeys' | 'devices' | 'activity';
 
 const TABS = [
   { id: 'account', label: 'Account', icon: PersonIcon },
   { id: 'general', label: 'General', icon: TuneIcon },
   { id: 'storage', label: 'Storage', icon: StorageIcon },
   { id: 'app-passwords', label: 'App passwords', icon: KeyIcon },
+  { id: 'security', label: 'Security', icon: SecurityIcon },
+  { id: 'passkeys', label: 'Passkeys', icon: PasskeyIcon },
+  { id: 'devices', label: 'Devices', icon: DevicesIcon },
   { id: 'activity', label: 'Recent activity', icon: HistoryIcon },
 ] as const;
 
@@ -16,7 +22,7 @@ interface SettingsSidebarProps {
   onSelect: (tab: SettingsTab) => void;
 }
 
-/** HOME link plus the Account, General, Storage, App passwords and Recent activity sections. */
+/** HOME link plus the Account, General, Storage, App passwords, Security, Passkeys, Devices and Recent activity sections. */
 export function SettingsSidebar({ tab, onSelect }: SettingsSidebarProps) {
   return <SectionSidebar label="Settings" sections={TABS} current={tab} onSelect={onSelect} />;
 }
