@@ -10,6 +10,7 @@ export function describeActivity(event: ActivityEventDto): string {
   switch (event.type) {
     case 'sign-in':
       if (event.details?.kind === 'passkey') return 'Signed in with a passkey';
+      if (event.details?.kind === 'oidc') return 'Signed in with single sign-on';
       return 'Signed in';
     case 'sign-in-failed':
       if (event.details?.kind === 'webdav') return 'Failed WebDAV sign-in attempt (wrong app password)';
