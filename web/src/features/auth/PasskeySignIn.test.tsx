@@ -75,4 +75,44 @@ describe('sign in with a passkey', () => {
     await screen.findByRole('heading', { name: 'Login to your account' });
     expect(passkeyButton()).toBeNull();
   });
+
+  it('finishes a password sign-in with a passkey when the second step offers one', async () => {
+    onRequest('POST', '/user-service/login', {
+      status: 202,
+      data: { secondFactor: { ticket: 't-1', methods: ['totp', 'recovery', 'passkey'] } },
+    });
+    onRequest('POST', '/passkey-service/second-factor/options', {
+      status: 200,
+      data: { ...requestOptions, allowCredentials: [{ id: 'Y3JlZC0x', type: 'public-key' }] },
+    });
+    onRequest('POST', '/passkey-service/second-factor/verify', { status: 200, data: { user: testUser } });
+    onRequest('GET', '/user-service/user', () =>
+      requestsTo('POST', '/passkey-service/second-factor/verify').length > 0
+        ? { status: 200, data: testUser }
+        : { status: 401, data: errorBody('UNAUTHENTICATED') },
+    );
+    renderApp('/');
+    await screen.findByRole('heading', { name: 'Login to your account' });
+    fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'ada@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });
+    fireEvent.click(document.querySelector<HTMLButtonElement>('form button[type="submit"]')!);
+    fireEvent.click(await screen.findByRole('button', { name: 'Use a passkey' }));
+    await screen.findByRole('heading', { name: 'Home' });
+    expect(requestsTo('POST', '/passkey-service/second-factor/options')[0]!.body).toEqual({ ticket: 't-1' });
+    const body = requestsTo('POST', '/passkey-service/second-factor/verify')[0]!.body as { ticket: string; response: { id: string } };
+    expect(body.ticket).toBe('t-1');
+    expect(body.response.id).toBe('Y3JlZC0x');
+    expect(webauthn!.get.mock.calls[0]![0].publicKey!.allowCredentials).toHaveLength(1);
+  });
+
+  it('offers no passkey in the second step of an account without one', async () => {
+    onRequest('POST', '/user-service/login', { status: 202, data: { secondFactor: { ticket: 't-2', methods: ['totp', 'recovery'] } } });
+    renderApp('/');
+    await screen.findByRole('heading', { name: 'Login to your account' });
+    fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'ada@example.com' } });
+    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'secret1' } });
+    fireEvent.click(document.querySelector<HTMLButtonElement>('form button[type="submit"]')!);
+    await screen.findByRole('heading', { name: 'Two-factor sign-in' });
+    expect(screen.queryByRole('button', { name: 'Use a passkey' })).toBeNull();
+  });
 });
