@@ -1,6 +1,7 @@
-import type { Browser } from 'playwright-core';
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, openSettings, toast, uniqueEmail } from '../support/app';
+import { createAccount, login, openSettings, toast, uniqueEmail } from '../support/app';
 import { connectBrowser, newSession, screenshot } from '../support/browser';
 import { startNimbus, type NimbusServer } from '../support/nimbus-server';
 
@@ -103,4 +104,50 @@ describe('passkeys', () => {
     expect(new URL(page.url()).pathname).toBe('/');
     await context.close();
   });
+
+  it('with two-factor on, a passkey finishes a password sign-in in place of the code', async () => {
+    const { context, page } = await newSession(browser, server.baseUrl);
+    await addVirtualAuthenticator(page);
+    const email = uniqueEmail('passkey-second-step');
+    await createAccount(page, email);
+    await openSettings(page);
+    await page.getByRole('button', { name: 'Passkeys' }).click();
+    await page.getByLabel('New passkey name').fill('Laptop');
+    await page.getByRole('button', { name: 'Add passkey' }).click();
+    await page.getByText(/Never used/).waitFor();
+
+    await page.getByRole('button', { name: 'Security' }).click();
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    const secret = (await page.getByTestId('two-factor-secret').textContent())!.trim();
+    const code = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
+    await page.getByLabel('Enter the 6-digit code from your authenticator app').fill(code);
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByRole('dialog', { name: 'Your recovery codes' }).getByRole('button', { name: 'Done' }).click();
+
+    await page.getByRole('button', { name: 'Account' }).click();
+    await page.getByRole('button', { name: 'Logout', exact: true }).click();
+    await page.getByRole('button', { name: 'Yes, logout' }).click();
+    await login(page, email);
+    await page.getByRole('heading', { name: 'Two-factor sign-in' }).waitFor();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.waitForURL('**/home');
+    await page.getByRole('heading', { name: 'Home', exact: true }).waitFor();
+    await context.close();
+  });
 });
+
+/** Chromium's virtual platform authenticator on this page, holding resident keys and verifying the user. */
+async function addVirtualAuthenticator(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+}
