@@ -450,6 +450,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     { appUrl: config.http.appUrl },
     securityLog,
     new SecondFactorTickets(twoFactorRows, clock),
+    twoFactor,
   );
   passkeyRoutes(app, { passkeys, accounts, requireAuth, secureCookies: config.http.secureCookies });
   sessionRoutes(app, { devices: new DevicesService(sessions, securityLog), requireAuth, secureCookies: config.http.secureCookies });

@@ -10,6 +10,8 @@ const REGISTER = '/passkey-service/registration/verify';
 const LIST = '/passkey-service/passkeys';
 const SIGN_IN_OPTIONS = '/passkey-service/sign-in/options';
 const SIGN_IN = '/passkey-service/sign-in/verify';
+/** The password TestBrowser.signUp gives every account: adding a passkey asks for it. */
+const PROOF = { password: 'correct horse' };
 
 describe('passkeys', () => {
   let h: UsersHarness;
@@ -18,8 +20,8 @@ describe('passkeys', () => {
   });
   afterAll(() => h.close());
 
-  async function challengeOf(browser: TestBrowser, url: string): Promise<string> {
-    const response = await browser.post(url);
+  async function challengeOf(browser: TestBrowser, url: string, body?: object): Promise<string> {
+    const response = await browser.post(url, body);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<{ challenge: string }>().challenge;
   }
@@ -29,7 +31,10 @@ describe('passkeys', () => {
     const browser = h.browser();
     const account = await browser.signUp(uniqueEmail());
     const authenticator = new SoftwareAuthenticator(account.id);
-    const added = await browser.post(REGISTER, { name, response: authenticator.register(await challengeOf(browser, REGISTER_OPTIONS)) });
+    const added = await browser.post(REGISTER, {
+      name,
+      response: authenticator.register(await challengeOf(browser, REGISTER_OPTIONS, PROOF)),
+    });
     expect(added.statusCode, added.body).toBe(201);
     return { browser, account, authenticator, passkey: added.json<PasskeyDto>() };
   }
@@ -43,7 +48,10 @@ describe('passkeys', () => {
   it('registers a named passkey, lists it, and signs in with it alone, cookies and all', async () => {
     const { account, authenticator, passkey, browser } = await withPasskey('  My laptop  ');
     expect(passkey).toMatchObject({ name: 'My laptop', lastUsedAt: null, backedUp: false });
-    const options = (await browser.post(REGISTER_OPTIONS)).json<{ excludeCredentials: { id: string }[]; authenticatorSelection: object }>();
+    const options = (await browser.post(REGISTER_OPTIONS, PROOF)).json<{
+      excludeCredentials: { id: string }[];
+      authenticatorSelection: object;
+    }>();
     expect(options.excludeCredentials.map((c) => c.id)).toEqual([authenticator.id]);
     expect(options.authenticatorSelection).toMatchObject({ residentKey: 'required', userVerification: 'preferred' });
 
@@ -121,7 +129,7 @@ describe('passkeys', () => {
 
   it('refuses a registration challenge used to sign in, and a made-up challenge', async () => {
     const { authenticator, browser } = await withPasskey();
-    const registration = await challengeOf(browser, REGISTER_OPTIONS);
+    const registration = await challengeOf(browser, REGISTER_OPTIONS, PROOF);
     expectError(await browser.post(SIGN_IN, { response: authenticator.assert(registration) }), 401, 'PASSKEY_REFUSED');
     expectError(await browser.post(SIGN_IN, { response: authenticator.assert('bm90LWEtY2hhbGxlbmdl') }), 401, 'PASSKEY_REFUSED');
   });
@@ -131,7 +139,7 @@ describe('passkeys', () => {
     const account = await browser.signUp(uniqueEmail());
     const key = new SoftwareAuthenticator(account.id);
     for (const ceremony of [{ origin: 'https://evil.example' }, { rpId: 'evil.example' }, { type: 'webauthn.get' }]) {
-      const answer = key.register(await challengeOf(browser, REGISTER_OPTIONS), ceremony);
+      const answer = key.register(await challengeOf(browser, REGISTER_OPTIONS, PROOF), ceremony);
       expectError(await browser.post(REGISTER, { name: 'x', response: answer }), 401, 'PASSKEY_REFUSED');
     }
     expect((await browser.get(LIST)).json()).toEqual([]);
@@ -155,23 +163,23 @@ describe('passkeys', () => {
     const { browser, authenticator } = await withPasskey();
     const again = await browser.post(REGISTER, {
       name: 'again',
-      response: authenticator.register(await challengeOf(browser, REGISTER_OPTIONS)),
+      response: authenticator.register(await challengeOf(browser, REGISTER_OPTIONS, PROOF)),
     });
     expectError(again, 409, 'CONFLICT');
     for (let i = 1; i < 20; i += 1) {
       const key = new SoftwareAuthenticator('x');
       const added = await browser.post(REGISTER, {
         name: `key ${i}`,
-        response: key.register(await challengeOf(browser, REGISTER_OPTIONS)),
+        response: key.register(await challengeOf(browser, REGISTER_OPTIONS, PROOF)),
       });
       expect(added.statusCode, added.body).toBe(201);
     }
-    expectError(await browser.post(REGISTER_OPTIONS), 409, 'CONFLICT');
+    expectError(await browser.post(REGISTER_OPTIONS, PROOF), 409, 'CONFLICT');
   });
 
   it('deleting an account takes its passkeys and challenges along', async () => {
     const { account, browser, authenticator } = await withPasskey();
-    await challengeOf(browser, REGISTER_OPTIONS);
+    await challengeOf(browser, REGISTER_OPTIONS, PROOF);
     await new AccountDeletionRepository(h.app.database.db).removeRest(account.id);
     const db = h.app.database.db;
     expect(await db.selectFrom('passkey').select('id').where('accountId', '=', account.id).execute()).toEqual([]);
@@ -201,7 +209,7 @@ describe('passkeys', () => {
 
   it('refuses bad input with 400, signed-out calls with 401, and no browser id', async () => {
     const { browser, authenticator, passkey } = await withPasskey();
-    const challenge = await challengeOf(browser, REGISTER_OPTIONS);
+    const challenge = await challengeOf(browser, REGISTER_OPTIONS, PROOF);
     const good = authenticator.register(challenge);
     for (const body of [
       {},

@@ -19,7 +19,9 @@ describe('a passkey as the second factor of a password sign-in', () => {
     const owner = h.browser();
     const account = await owner.signUp(uniqueEmail());
     const authenticator = new SoftwareAuthenticator(account.id);
-    const { challenge } = (await owner.post('/passkey-service/registration/options')).json<{ challenge: string }>();
+    const { challenge } = (await owner.post('/passkey-service/registration/options', { password: account.password })).json<{
+      challenge: string;
+    }>();
     const added = await owner.post('/passkey-service/registration/verify', { name: 'Key', response: authenticator.register(challenge) });
     expect(added.statusCode, added.body).toBe(201);
     const now = h.clock.now();

@@ -359,6 +359,19 @@ export class AccountService {
     await this.security?.record(account.id, { type: 'password-changed', ...(caller ? { caller } : {}) });
   }
 
+  /**
+   * Proof of the current password before a change a stolen session must not make (a new passkey):
+   * counted under change-password's checks, so the two together are no password oracle.
+   */
+  async confirmPassword(accountId: string, password: string): Promise<void> {
+    const account = await this.get(accountId);
+    const checks: Limited = [`password-check:${account.id}`, PASSWORD_CHECKS];
+    await this.reserveAttempts([checks], 'LOGIN_THROTTLED', 'Too many failed attempts; try again later');
+    const valid = (await verifyPassword(password, account.passwordHash)) && account.hasPassword !== 0;
+    if (!valid) throw new UnauthorizedError('INVALID_CREDENTIALS', 'Incorrect password');
+    await this.throttle.clear(checks[0]);
+  }
+
   /** Ends every session of the account, this one included. */
   async logoutAll(accountId: string, caller?: Caller): Promise<void> {
     await this.sessions.endAll(accountId);

@@ -14,7 +14,7 @@ import {
 import type { PasskeyRepository, PasskeyRow } from '../../db/repositories/passkey.repository.js';
 import type { ThrottlePolicy, LoginThrottleRepository } from '../../db/repositories/login-throttle.repository.js';
 import type { WebauthnChallengePurpose } from '../../db/schema.js';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
+import { ConflictError, InvalidError, NotFoundError, UnauthorizedError } from '../../domain/errors.js';
 import { addressGroupOf } from '../../security/address-group.js';
 import { hashToken, newId } from '../../security/ids.js';
 import type { Caller } from '../caller.js';
@@ -32,6 +32,15 @@ export interface SignInTickets {
   peek(ticket: string, browserId: string): Promise<string>;
   consume(ticket: string, browserId: string): Promise<string>;
 }
+
+/** The part of TwoFactorService that checks a code from the app before a passkey is added. */
+export interface TwoFactorCodes {
+  isEnabled(accountId: string): Promise<boolean>;
+  confirmCode(accountId: string, code: string, caller: Caller): Promise<void>;
+}
+
+/** What the caller knows, asked before a passkey is added: the password, or with two-factor on a code instead. */
+export type AddPasskeyProof = { password?: string | undefined; code?: string | undefined };
 
 export interface PasskeyServiceOptions {
   /** The server's public address (APP_URL): its origin is the only one accepted, its host the relying party id. */
@@ -91,13 +100,24 @@ export class PasskeyService {
     options: PasskeyServiceOptions,
     private readonly security: SecurityRecorder | null = null,
     private readonly tickets: SignInTickets | null = null,
+    private readonly twoFactor: TwoFactorCodes | null = null,
   ) {
     const url = new URL(options.appUrl);
     this.rpID = url.hostname;
     this.origin = url.origin;
   }
 
-  async registrationOptions(account: AccountRow, browserId: string, caller: Caller): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  /**
+   * The challenge to add a passkey, only for proof of a factor the caller knows: a session alone
+   * (perhaps signed in with a stolen password) must not add a passkey that outlives a password change.
+   */
+  async registrationOptions(
+    account: AccountRow,
+    browserId: string,
+    caller: Caller,
+    proof: AddPasskeyProof,
+  ): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    await this.confirmKnownFactor(account, proof, caller);
     const owned = await this.passkeys.listOwned(account.id);
     if (owned.length >= PASSKEY_LIMITS.maxPerAccount) throw tooMany();
     const options = await generateRegistrationOptions({
@@ -113,6 +133,19 @@ export class PasskeyService {
     });
     await this.keepChallenge(options.challenge, 'register', account.id, browserId, caller);
     return options;
+  }
+
+  /**
+   * A code when two-factor is on and one is given; else the password. An account with no password
+   * (made by single sign-on) has nothing to ask here: its identity provider guards its sign-ins.
+   */
+  private async confirmKnownFactor(account: AccountRow, proof: AddPasskeyProof, caller: Caller): Promise<void> {
+    if (proof.code !== undefined && this.twoFactor && (await this.twoFactor.isEnabled(account.id))) {
+      return this.twoFactor.confirmCode(account.id, proof.code, caller);
+    }
+    if (proof.password !== undefined) return this.accounts.confirmPassword(account.id, proof.password);
+    if (account.hasPassword === 0) return;
+    throw new InvalidError('Enter your current password to add a passkey', undefined, 'VALIDATION_FAILED');
   }
 
   async register(accountId: string, browserId: string, name: string, response: RegistrationResponseJSON): Promise<PasskeyRow> {

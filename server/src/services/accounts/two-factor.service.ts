@@ -145,6 +145,11 @@ export class TwoFactorService implements SecondStepGate {
     return this.deps.repository.remove(accountId);
   }
 
+  /** A code from the app as proof before a change a stolen session must not make (a new passkey). */
+  async confirmCode(accountId: string, code: string, caller: Caller): Promise<void> {
+    await this.checkTotp(await this.enabledRow(accountId), code, caller);
+  }
+
   async isEnabled(accountId: string): Promise<boolean> {
     return this.deps.repository.isEnabled(accountId);
   }

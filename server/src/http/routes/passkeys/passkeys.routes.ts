@@ -42,6 +42,13 @@ const passkeyDto = z.object({
 /** WebAuthn options as the browser's navigator.credentials takes them (through @simplewebauthn/browser). */
 const creationOptions = z.looseObject({ challenge: z.string(), rp: z.looseObject({}), user: z.looseObject({}) });
 const requestOptions = z.looseObject({ challenge: z.string() });
+/** Proof of a factor the caller knows before a passkey is added; none for an account without a password. */
+const registrationOptionsBody = z
+  .object({
+    password: z.string().min(1).max(LIMITS.passwordMax),
+    code: z.string().min(1).max(16),
+  })
+  .partial();
 
 function present(row: PasskeyRow): PasskeyDto {
   return {
@@ -73,15 +80,28 @@ export function passkeyRoutes(app: FastifyInstance, deps: PasskeyRoutesDeps): vo
       ...auth,
       schema: signedIn({
         summary: 'Start adding a passkey',
-        description: 'Options for `navigator.credentials.create`; the challenge is answered once, from this browser, within 5 minutes.',
+        description:
+          'Options for `navigator.credentials.create`; the challenge is answered once, from this browser, within 5 minutes. ' +
+          'Asks for the current `password` (throttled like change-password), or with two-factor on a `code` from the app instead; ' +
+          'an account without a password (single sign-on) sends neither.',
         tags,
+        body: registrationOptionsBody,
         response: { 200: creationOptions },
-        errors: ['MISSING_BROWSER_ID', 'CONFLICT', 'RATE_LIMITED'],
+        errors: [
+          'VALIDATION_FAILED',
+          'MISSING_BROWSER_ID',
+          'INVALID_CREDENTIALS',
+          'INVALID_CODE',
+          'LOGIN_THROTTLED',
+          'CONFLICT',
+          'RATE_LIMITED',
+        ],
       }),
     },
     async (request) => {
+      const proof = parseInput(registrationOptionsBody, request.body ?? {});
       const account = await accounts.get(authOf(request).accountId);
-      return passkeys.registrationOptions(account, browserId(request), callerOf(request));
+      return passkeys.registrationOptions(account, browserId(request), callerOf(request), proof);
     },
   );
 
