@@ -10,12 +10,21 @@ import { http } from './client';
 
 const passkeyKeys = { all: ['passkeys'] as const };
 
+/** What `/passkey-service/registration/options` asks before a passkey is added. */
+export interface AddPasskeyProof {
+  password?: string;
+  code?: string;
+}
+
 /** The /passkey-service calls; the browser's WebAuthn prompts go through @simplewebauthn/browser. */
 export const passkeysApi = {
   list: () => http.get<PasskeyDto[]>('/passkey-service/passkeys').then((r) => r.data),
-  /** Asks the browser for a new passkey (it prompts), then registers it under `name`. */
-  add: async (name: string) => {
-    const { data: optionsJSON } = await http.post<PublicKeyCredentialCreationOptionsJSON>('/passkey-service/registration/options');
+  /**
+   * Asks the browser for a new passkey (it prompts), then registers it under `name`. The server asks
+   * first for proof the user knows a factor: the password, or a two-factor code (none without a password).
+   */
+  add: async ({ name, proof }: { name: string; proof: AddPasskeyProof }) => {
+    const { data: optionsJSON } = await http.post<PublicKeyCredentialCreationOptionsJSON>('/passkey-service/registration/options', proof);
     const response = await startRegistration({ optionsJSON });
     return (await http.post<PasskeyDto>('/passkey-service/registration/verify', { name, response })).data;
   },

@@ -58,6 +58,8 @@ describe('settings: passkeys', () => {
     const add = screen.getByRole('button', { name: 'Add passkey' });
     expect(add.hasAttribute('disabled')).toBe(true);
     fireEvent.change(screen.getByLabelText('New passkey name'), { target: { value: '  Laptop ' } });
+    expect(add.hasAttribute('disabled')).toBe(true);
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'correct horse' } });
     fireEvent.click(add);
     expect(await screen.findByText('Laptop')).toBeTruthy();
     expect(webauthn.create).toHaveBeenCalledTimes(1);
@@ -66,7 +68,9 @@ describe('settings: passkeys', () => {
     const body = requestsTo('POST', '/passkey-service/registration/verify')[0]!.body as { name: string; response: { id: string } };
     expect(body.name).toBe('Laptop');
     expect(body.response.id).toBe('Y3JlZC0x');
+    expect(requestsTo('POST', '/passkey-service/registration/options')[0]!.body).toEqual({ password: 'correct horse' });
     expect((screen.getByLabelText('New passkey name') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe('');
   });
 
   it('says so when the prompt is cancelled, and registers nothing', async () => {
@@ -74,6 +78,7 @@ describe('settings: passkeys', () => {
     webauthn.create.mockRejectedValueOnce(cancelled());
     await openPasskeys([]);
     fireEvent.change(screen.getByLabelText('New passkey name'), { target: { value: 'Phone' } });
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'correct horse' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add passkey' }));
     expect((await screen.findByRole('alert')).textContent).toContain('not created');
     expect(requestsTo('POST', '/passkey-service/registration/verify')).toHaveLength(0);
@@ -86,9 +91,67 @@ describe('settings: passkeys', () => {
     });
     await openPasskeys([laptop]);
     fireEvent.change(screen.getByLabelText('New passkey name'), { target: { value: 'One more' } });
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'correct horse' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add passkey' }));
     expect((await screen.findByRole('alert')).textContent).toContain('at most 20 passkeys');
     expect(webauthn.create).not.toHaveBeenCalled();
+  });
+
+  it('says when the password is wrong or tried too often, and opens no browser prompt', async () => {
+    onRequest(
+      'POST',
+      '/passkey-service/registration/options',
+      { status: 401, data: errorBody('INVALID_CREDENTIALS') },
+      { status: 429, data: errorBody('LOGIN_THROTTLED') },
+    );
+    await openPasskeys([]);
+    fireEvent.change(screen.getByLabelText('New passkey name'), { target: { value: 'Phone' } });
+    fireEvent.change(screen.getByLabelText('Current password'), { target: { value: 'wrong horse' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add passkey' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('password is not right');
+    fireEvent.click(screen.getByRole('button', { name: 'Add passkey' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Too many wrong tries');
+    expect(webauthn.create).not.toHaveBeenCalled();
+  });
+
+  it('with two-factor on, takes a code instead of the password', async () => {
+    onRequest('GET', '/two-factor-service/status', { status: 200, data: { enabled: true, recoveryCodesLeft: 10, required: false } });
+    onRequest(
+      'POST',
+      '/passkey-service/registration/options',
+      { status: 401, data: errorBody('INVALID_CODE') },
+      { status: 200, data: registrationOptions },
+    );
+    onRequest('POST', '/passkey-service/registration/verify', { status: 201, data: laptop });
+    await openPasskeys([], [laptop]);
+    fireEvent.click(await screen.findByRole('button', { name: 'Use a two-factor code instead' }));
+    expect(screen.queryByLabelText('Current password')).toBeNull();
+    fireEvent.change(screen.getByLabelText('New passkey name'), { target: { value: 'Laptop' } });
+    fireEvent.change(screen.getByLabelText('Two-factor code'), { target: { value: '000 000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add passkey' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('code is not right');
+    fireEvent.change(screen.getByLabelText('Two-factor code'), { target: { value: '123 456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add passkey' }));
+    expect(await screen.findByText('Laptop')).toBeTruthy();
+    expect(requestsTo('POST', '/passkey-service/registration/options').map((r) => r.body)).toEqual([
+      { code: '000000' },
+      { code: '123456' },
+    ]);
+  });
+
+  it('asks an account without a password (single sign-on) for nothing', async () => {
+    onRequest('GET', '/user-service/user-detailed', {
+      status: 200,
+      data: { ...testUser, emailVerified: true, createdAt: '2025-01-01T00:00:00.000Z', hasPassword: false },
+    });
+    onRequest('POST', '/passkey-service/registration/options', { status: 200, data: registrationOptions });
+    onRequest('POST', '/passkey-service/registration/verify', { status: 201, data: laptop });
+    await openPasskeys([], [laptop]);
+    await waitFor(() => expect(screen.queryByLabelText('Current password')).toBeNull());
+    fireEvent.change(screen.getByLabelText('New passkey name'), { target: { value: 'Laptop' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add passkey' }));
+    expect(await screen.findByText('Laptop')).toBeTruthy();
+    expect(requestsTo('POST', '/passkey-service/registration/options')[0]!.body).toEqual({});
   });
 
   it('renames one', async () => {

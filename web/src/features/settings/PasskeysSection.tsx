@@ -2,6 +2,8 @@ import type { PasskeyDto } from '@nimbus/common';
 import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/api-error';
 import { browserHasPasskeys, useAddPasskey, usePasskeysQuery, useRemovePasskey, useRenamePasskey } from '../../api/passkeys.api';
+import { useTwoFactorStatus } from '../../api/two-factor.api';
+import { useUserDetailedQuery } from '../../api/user.queries';
 import { Button } from '../../components/Button';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Dialog } from '../../components/Dialog';
@@ -19,21 +21,57 @@ export const PasskeyIcon = icon(
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 
+/** The server's refusals of the proof asked before adding, in words. */
+const PROOF_ERRORS: Partial<Record<string, string>> = {
+  INVALID_CREDENTIALS: 'That password is not right',
+  INVALID_CODE: 'That code is not right, or was already used',
+  LOGIN_THROTTLED: 'Too many wrong tries; wait a few minutes and try again',
+  VALIDATION_FAILED: 'Enter your current password',
+};
+
 /** Why adding failed, in words: the browser's own refusals (cancelled, already registered) are not the server's. */
 function addErrorMessage(error: Error): string {
-  if (error instanceof ApiError) return error.code === 'CONFLICT' ? error.message : 'The passkey could not be added';
+  if (error instanceof ApiError) {
+    if (error.code === 'CONFLICT') return error.message;
+    return PROOF_ERRORS[error.code] ?? 'The passkey could not be added';
+  }
   if (error.name === 'NotAllowedError' || error.name === 'AbortError') return 'The passkey was not created (cancelled or timed out)';
   if (error.name === 'InvalidStateError') return 'This device already holds a passkey for your account';
   return 'The passkey could not be added';
 }
 
+/**
+ * Adding asks again for the password (or, with two-factor on, a code instead): a session alone,
+ * perhaps signed in with a stolen password, must not add a passkey that outlives a password change.
+ * An account without a password (single sign-on) is asked nothing.
+ */
 function AddForm() {
   const [name, setName] = useState('');
+  const [secret, setSecret] = useState('');
+  const [useCode, setUseCode] = useState(false);
   const add = useAddPasskey();
+  const twoFactorOn = useTwoFactorStatus().data?.enabled === true;
+  const hasPassword = useUserDetailedQuery().data?.hasPassword !== false;
+  const byCode = twoFactorOn && (useCode || !hasPassword);
+  const asksSecret = hasPassword || byCode;
+  const ready = name.trim() !== '' && (!asksSecret || secret !== '');
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (!name.trim() || add.isPending) return;
-    add.mutate(name.trim(), { onSuccess: () => setName('') });
+    if (!ready || add.isPending) return;
+    const proof = !asksSecret ? {} : byCode ? { code: secret.replace(/\s/g, '') } : { password: secret };
+    add.mutate(
+      { name: name.trim(), proof },
+      {
+        onSuccess: () => {
+          setName('');
+          setSecret('');
+        },
+      },
+    );
+  };
+  const edited = (set: (value: string) => void) => (value: string) => {
+    add.reset();
+    set(value);
   };
   return (
     <form noValidate onSubmit={onSubmit} className="flex flex-wrap items-end gap-2 py-4">
@@ -42,15 +80,45 @@ function AddForm() {
         placeholder="e.g. Laptop, Phone, YubiKey"
         maxLength={100}
         value={name}
-        onChange={(value) => {
-          add.reset();
-          setName(value);
-        }}
+        onChange={edited(setName)}
         className="min-w-0 flex-1"
       />
-      <Button type="submit" disabled={!name.trim() || add.isPending}>
+      {asksSecret &&
+        (byCode ? (
+          <TextField
+            label="Two-factor code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={16}
+            value={secret}
+            onChange={edited(setSecret)}
+            className="min-w-0 flex-1"
+          />
+        ) : (
+          <TextField
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+            value={secret}
+            onChange={edited(setSecret)}
+            className="min-w-0 flex-1"
+          />
+        ))}
+      <Button type="submit" disabled={!ready || add.isPending}>
         Add passkey
       </Button>
+      {twoFactorOn && hasPassword && (
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setUseCode(!useCode);
+            setSecret('');
+            add.reset();
+          }}
+        >
+          {useCode ? 'Use your password instead' : 'Use a two-factor code instead'}
+        </Button>
+      )}
       {add.isError && <FormError message={addErrorMessage(add.error)} />}
     </form>
   );
