@@ -1,7 +1,7 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, login, openSettings, toast, uniqueEmail } from '../support/app';
+import { createAccount, login, openSettings, PASSWORD, toast, uniqueEmail } from '../support/app';
 import { connectBrowser, newSession, screenshot } from '../support/browser';
 import { startNimbus, type NimbusServer } from '../support/nimbus-server';
 
@@ -40,6 +40,7 @@ describe('passkeys', () => {
     await page.getByRole('button', { name: 'Passkeys' }).click();
     await page.getByText('No passkeys yet.').waitFor();
     await page.getByLabel('New passkey name').fill('This laptop');
+    await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Add passkey' }).click();
     await page.getByText('This laptop', { exact: true }).waitFor();
     await page.getByText(/Never used/).waitFor();
@@ -89,6 +90,7 @@ describe('passkeys', () => {
     await openSettings(page);
     await page.getByRole('button', { name: 'Passkeys' }).click();
     await page.getByLabel('New passkey name').fill('Old phone');
+    await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Add passkey' }).click();
     await page.getByRole('button', { name: 'Remove Old phone' }).click();
     await page.getByRole('dialog', { name: 'Remove passkey?' }).getByRole('button', { name: 'Remove' }).click();
@@ -113,6 +115,7 @@ describe('passkeys', () => {
     await openSettings(page);
     await page.getByRole('button', { name: 'Passkeys' }).click();
     await page.getByLabel('New passkey name').fill('Laptop');
+    await page.getByLabel('Current password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Add passkey' }).click();
     await page.getByText(/Never used/).waitFor();
 
