@@ -102,7 +102,13 @@ describe('admin area: per-account quotas and server settings', () => {
 
   it('keeps the settings across a restart, and logs their change', async () => {
     const changed = await settings({ signup: 'invite', trashRetentionDays: 7, usersMayInvite: true, defaultQuotaBytes: 123_456 });
-    expect(changed).toEqual({ signup: 'invite', trashRetentionDays: 7, usersMayInvite: true, defaultQuotaBytes: 123_456 });
+    expect(changed).toEqual({
+      signup: 'invite',
+      trashRetentionDays: 7,
+      usersMayInvite: true,
+      defaultQuotaBytes: 123_456,
+      requireTwoFactor: false,
+    });
     await h.app.close();
     h.app = await buildApp(h.config);
     const again = new TestBrowser(h.app);
