@@ -84,7 +84,7 @@ export function userRoutes(app: FastifyInstance, deps: UserRoutesDeps): void {
     {
       schema: {
         summary: 'Who may sign up: anyone, only someone invited, or nobody',
-        description: 'For the sign-in screen; no account needed. A server without accounts takes its first one in any mode.',
+        description: 'For the sign-in screen; no account needed. In invite mode a server without accounts takes its first one.',
         tags,
         response: { 200: z.object({ signup: z.enum(SIGNUP_MODES) }) },
       },
