@@ -343,6 +343,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
         await housekeeping.purge();
         await davRepository.purgeExpiredLocks(clock.now());
         await davRepository.purgeOrphanProperties();
+        await itemShares.pruneOrphans();
         await tus.purgeExpired();
         await securityLog.prune();
         await accountDeletion.requeuePending();

@@ -86,6 +86,19 @@ export class ItemShareRepository {
     await this.db.deleteFrom('itemShare').where('id', '=', id).execute();
   }
 
+  /** Shares of items that no longer exist (deleted for good under a deleted folder, or by the trash purge). */
+  async deleteOrphans(): Promise<void> {
+    await this.db
+      .deleteFrom('itemShare')
+      .where((eb) =>
+        eb.and([
+          eb.not(eb.exists(eb.selectFrom('file').select('file.id').whereRef('file.id', '=', 'itemShare.itemId'))),
+          eb.not(eb.exists(eb.selectFrom('folder').select('folder.id').whereRef('folder.id', '=', 'itemShare.itemId'))),
+        ]),
+      )
+      .execute();
+  }
+
   async deleteForItems(itemIds: readonly string[]): Promise<void> {
     for (let i = 0; i < itemIds.length; i += 500) {
       await this.db

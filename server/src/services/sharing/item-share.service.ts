@@ -150,6 +150,11 @@ export class ItemShareService {
     await this.shares.deleteForItems(itemIds);
   }
 
+  /** Housekeeping: shares whose item is gone reach nothing; their rows go too. */
+  pruneOrphans(): Promise<void> {
+    return this.shares.deleteOrphans();
+  }
+
   private async ownedItem(ownerId: string, type: ItemType, id: string): Promise<FileRow | FolderRow> {
     const item = type === 'file' ? await this.repos.files.findOwned(ownerId, id) : await this.repos.folders.findOwned(ownerId, id);
     if (!item) throw notFound(type);
