@@ -8,6 +8,7 @@ const FEATURE_ENTRY_POINTS = [
   'browser/BrowserHost',
   'browser/DetailPanel',
   'browser/FileCard',
+  'browser/FileGrid',
   'browser/FileRow',
   'browser/FileThumbnail',
   'browser/FilesSection',

@@ -1,17 +1,11 @@
 import type { FileDto } from '@nimbus/common';
 import { useMemo, useRef, type RefObject } from 'react';
 import { Spinner } from '../../components/Spinner';
-import { VirtualGrid } from '../../components/VirtualGrid';
 import { useAppSelector } from '../../state/hooks';
 import { useFileListQuery, type BrowseScope } from './drive.queries';
-import { FILE_CARD_HEIGHT, FileCard } from './FileCard';
-import { FILE_ROW_HEIGHT, FileListHeader, FileRow } from './FileRow';
+import { FileGrid } from './FileGrid';
 import { useInfinitePaging } from './useInfinitePaging';
 import { ViewToggle } from './ViewControls';
-
-export const GRID_GAP = 12;
-/** Cards are at least 190 px wide, or 150 px where that would leave a phone with one column. */
-export const gridMinColumn = (gridWidth: number) => (gridWidth < 560 ? 150 : 190);
 
 interface FilesSectionProps {
   title: string;
@@ -52,29 +46,8 @@ export function FilesSection({ title, scope, scrollRef, markShared = false }: Fi
         </div>
       ) : files.length === 0 ? (
         <p className="py-6 text-sm text-muted">{query.isError ? 'Files could not be loaded' : 'No files'}</p>
-      ) : listView ? (
-        <div role="grid" aria-label="Files" aria-multiselectable="true">
-          <FileListHeader />
-          <VirtualGrid
-            role="rowgroup"
-            count={files.length}
-            scrollRef={scrollRef}
-            rowHeight={FILE_ROW_HEIGHT}
-            renderItem={(index) => <FileRow key={files[index]!._id} file={files[index]!} markShared={markShared} />}
-          />
-        </div>
       ) : (
-        <VirtualGrid
-          role="listbox"
-          label="Files"
-          multiselectable
-          count={files.length}
-          scrollRef={scrollRef}
-          rowHeight={FILE_CARD_HEIGHT + GRID_GAP}
-          minColumnWidth={gridMinColumn}
-          gap={GRID_GAP}
-          renderItem={(index) => <FileCard key={files[index]!._id} file={files[index]!} markShared={markShared} />}
-        />
+        <FileGrid files={files} listView={listView} scrollRef={scrollRef} markShared={markShared} />
       )}
       <div ref={sentinel} data-testid="list-end" className="flex h-16 items-center justify-center">
         {query.isFetchingNextPage && <Spinner className="size-6" label="Loading more files" />}

@@ -3,11 +3,8 @@ import type { DriveItem } from '../../api/drive-items';
 import { itemId } from '../../api/drive-items';
 import { CloseIcon, PeopleIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
-import { VirtualGrid } from '../../components/VirtualGrid';
 import { useAppSelector } from '../../state/hooks';
-import { FILE_CARD_HEIGHT, FileCard } from '../browser/FileCard';
-import { FILE_ROW_HEIGHT, FileListHeader, FileRow } from '../browser/FileRow';
-import { GRID_GAP, gridMinColumn } from '../browser/FilesSection';
+import { FileGrid } from '../browser/FileGrid';
 import { FolderCard } from '../browser/FolderCard';
 import { ViewToggle } from '../browser/ViewControls';
 import { ItemMenuExtras } from '../context-menu/item-menu-extras';
@@ -74,34 +71,7 @@ export function SharedWithMePage() {
                     <h2 className="text-base font-medium text-ink">Files</h2>
                     <ViewToggle />
                   </div>
-                  {listView ? (
-                    <div role="grid" aria-label="Files" aria-multiselectable="true">
-                      <FileListHeader />
-                      <VirtualGrid
-                        role="rowgroup"
-                        count={files.length}
-                        scrollRef={scrollRef}
-                        rowHeight={FILE_ROW_HEIGHT}
-                        renderItem={(index) => (
-                          <FileRow key={files[index]!._id} file={files[index]!} subtitle={caption(files[index]!._id)} />
-                        )}
-                      />
-                    </div>
-                  ) : (
-                    <VirtualGrid
-                      role="listbox"
-                      label="Files"
-                      multiselectable
-                      count={files.length}
-                      scrollRef={scrollRef}
-                      rowHeight={FILE_CARD_HEIGHT + GRID_GAP}
-                      minColumnWidth={gridMinColumn}
-                      gap={GRID_GAP}
-                      renderItem={(index) => (
-                        <FileCard key={files[index]!._id} file={files[index]!} subtitle={caption(files[index]!._id)} />
-                      )}
-                    />
-                  )}
+                  <FileGrid files={files} listView={listView} scrollRef={scrollRef} subtitleOf={(file) => caption(file._id)} />
                 </section>
               )}
             </>
