@@ -16,3 +16,4 @@ export * from './api/two-factor.js';
 export * from './api/single-sign-on.js';
 export * from './api/sessions.js';
 export * from './api/passkeys.js';
+export * from './api/versions.js';

@@ -50,6 +50,7 @@ import { FolderService } from './services/drive/folder.service.js';
 import { MoveService } from './services/drive/move.service.js';
 import { TrashService } from './services/drive/trash.service.js';
 import { UploadService } from './services/uploads/upload.service.js';
+import { FileVersions } from './services/versions/file-versions.js';
 import { FolderUploadService } from './services/uploads/folder-upload.service.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createBlobStore, createEncryptedStore } from './storage/create-stores.js';
@@ -292,7 +293,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const files = new FileService(uow, folders, events, clock);
   const trash = new TrashService(uow, queue, events, clock);
   const moves = new MoveService(uow, folders, trash, events, clock);
-  const uploads = new UploadService(uow, folders, store, events, clock, { maxUploadBytes: config.maxUploadBytes }, quota, metrics);
+  const fileVersions = new FileVersions(config.versions);
+  const uploads = new UploadService(uow, folders, store, events, clock, { maxUploadBytes: config.maxUploadBytes }, quota, fileVersions, metrics);
   const tus = new TusUploadService(
     new TusUploadRepository(database.db),
     uow,

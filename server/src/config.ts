@@ -80,6 +80,8 @@ export interface Config {
   /** Per client address and hour: sign-ups, reset e-mails and reset attempts; 0 turns the limit off. */
   accountRateLimit: number;
   trashRetentionDays: number;
+  /** Optional so configs built in code (tests) need not name it: absent means the defaults (50 per file, half the quota). */
+  versions?: VersionsConfig;
   maxUploadBytes: number | null;
   /** Bytes one account may store (trash included); null for no limit. */
   storageQuotaBytes: number | null;
@@ -97,6 +99,16 @@ export interface Config {
   /** Absent or null: no single sign-on, and the login screen is the password form alone. */
   oidc?: OidcConfig | null;
 }
+
+/** How many earlier contents of a file are kept (see docs/versions.md). */
+export interface VersionsConfig {
+  /** At most this many versions per file; 0 keeps none. */
+  maxPerFile: number;
+  /** Versions never take more than this share (0–1) of an account's quota. */
+  maxShareOfQuota: number;
+}
+
+export const DEFAULT_VERSIONS: VersionsConfig = { maxPerFile: 50, maxShareOfQuota: 0.5 };
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -144,6 +156,14 @@ const envSchema = z.object({
     )
     .optional(),
   TRASH_RETENTION_DAYS: integer(0, 36500).default(30),
+  VERSIONS_MAX: integer(0, 10_000).default(DEFAULT_VERSIONS.maxPerFile),
+  VERSIONS_MAX_SHARE: z
+    .string()
+    .trim()
+    .regex(/^\d{1,3}\s*%?$/, 'must be a percentage such as 50 or 50%')
+    .transform((v) => Number.parseInt(v, 10))
+    .pipe(z.number().max(100, 'must be at most 100%'))
+    .default(DEFAULT_VERSIONS.maxShareOfQuota * 100),
   PASSWORD_HASH_COST: integer(10, 20).default(DEFAULT_PASSWORD_HASH_COST),
   MAX_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
   STORAGE_QUOTA_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
@@ -257,6 +277,7 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
     signup: e.SIGNUP,
     accountRateLimit: e.ACCOUNT_RATE_LIMIT,
     trashRetentionDays: e.TRASH_RETENTION_DAYS,
+    versions: { maxPerFile: e.VERSIONS_MAX, maxShareOfQuota: e.VERSIONS_MAX_SHARE / 100 },
     maxUploadBytes: e.MAX_UPLOAD_BYTES ?? null,
     storageQuotaBytes: e.STORAGE_QUOTA_BYTES ?? null,
     resumableUploadExpiryHours: e.RESUMABLE_UPLOAD_EXPIRY_HOURS,

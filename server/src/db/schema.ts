@@ -158,6 +158,35 @@ export interface FileTable {
   linkType: LinkType | null;
   linkToken: string | null;
   thumbnailId: string | null;
+  /** When the file first appeared; replacing its content does not change it. */
+  createdAt: number;
+  /** The account that stored the current content (an editor's upload is theirs); null before versions were kept. */
+  contentAuthorId: string | null;
+  /** The app password the current content came through (its name then), null from the web app or the API. */
+  contentVia: string | null;
+}
+
+/**
+ * Earlier content of a file, kept when new content replaced it. The row alone owns its blob
+ * (`storageKey`, sealed with `wrappedKey`); deleting the row releases the blob.
+ */
+export interface FileVersionTable {
+  id: string;
+  fileId: string;
+  /** The file's owner: versions count against the owner's quota. */
+  ownerId: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+  crc32: number | null;
+  storageKey: string;
+  wrappedKey: string;
+  /** When this content was stored (became the file's content): the version's time. */
+  uploadedAt: number;
+  /** When newer content replaced it. */
+  replacedAt: number;
+  authorId: string | null;
+  via: string | null;
 }
 
 export interface JobTable {
@@ -273,6 +302,7 @@ export interface Database {
   knownDevice: KnownDeviceTable;
   folder: FolderTable;
   file: FileTable;
+  fileVersion: FileVersionTable;
   job: JobTable;
   jobLane: JobLaneTable;
   searchEntry: SearchEntryTable;

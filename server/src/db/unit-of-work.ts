@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Dialect } from './database.js';
+import { FileVersionRepository } from './repositories/file-version.repository.js';
 import { FileRepository } from './repositories/file.repository.js';
 import { FolderRepository } from './repositories/folder.repository.js';
 import { TrashRepository } from './repositories/trash.repository.js';
@@ -7,6 +8,7 @@ import { TrashRepository } from './repositories/trash.repository.js';
 export interface DriveRepositories {
   db: Db;
   files: FileRepository;
+  versions: FileVersionRepository;
   folders: FolderRepository;
   trash: TrashRepository;
 }
@@ -15,6 +17,7 @@ export function driveRepositories(db: Db, dialect: Dialect): DriveRepositories {
   return {
     db,
     files: new FileRepository(db, dialect),
+    versions: new FileVersionRepository(db),
     folders: new FolderRepository(db, dialect),
     trash: new TrashRepository(db, dialect),
   };

@@ -28,6 +28,7 @@ import * as singleSignOn from './2026_12_05_1430_single_sign_on.js';
 import * as passkeys from './2026_12_05_1410_passkeys.js';
 import * as sessionDevices from './2026_12_05_1420_session_devices.js';
 import * as twoFactor from './2026_12_05_1400_two_factor.js';
+import * as fileVersions from './2026_12_06_1500_file_versions.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_1410_passkeys': passkeys,
   '2026_12_05_1420_session_devices': sessionDevices,
   '2026_12_05_1400_two_factor': twoFactor,
+  '2026_12_06_1500_file_versions': fileVersions,
 };

@@ -149,9 +149,10 @@ export class FileRepository {
   }
 
   /**
-   * Bytes counted against the owner's quota, in one statement: their files (trash included) and
-   * the declared length of each unfinished resumable upload, reserved when it was created.
-   * `exceptUpload` leaves out the reservation of the upload whose file is being made.
+   * Bytes counted against the owner's quota, in one statement: their files (trash included), the
+   * files' kept versions, and the declared length of each unfinished resumable upload, reserved
+   * when it was created. `exceptUpload` leaves out the reservation of the upload whose file is
+   * being made.
    */
   async bytesCharged(ownerId: string, exceptUpload?: string): Promise<number> {
     const row = await this.db
@@ -168,9 +169,14 @@ export class FileRepository {
           .where('fileId', 'is', null)
           .$if(exceptUpload !== undefined, (q) => q.where('id', '!=', exceptUpload!))
           .as('pending'),
+        eb
+          .selectFrom('fileVersion')
+          .select((v) => v.fn.coalesce(v.fn.sum<number>('size'), v.lit(0)).as('n'))
+          .where('ownerId', '=', ownerId)
+          .as('versions'),
       ])
       .executeTakeFirstOrThrow();
-    return Number(row.files) + Number(row.pending);
+    return Number(row.files) + Number(row.pending) + Number(row.versions);
   }
 
   /** Most recent active files of the owner, with the columns a listing shows. */
@@ -191,8 +197,9 @@ export class FileRepository {
   }
 
   /**
-   * Swaps a file's content (bytes, type, hash, dates) and drops its derived media; answers the blob
-   * keys of the old thumbnail and preview, which the caller hands to the deletion job.
+   * Swaps a file's content (bytes, type, hash, dates, author) and drops its derived media; answers
+   * the blob keys of the old thumbnail and preview, which the caller hands to the deletion job.
+   * The old content's own blob is the caller's to keep (as a version) or release.
    */
   async replaceContent(next: FileRow): Promise<string[]> {
     const media = await this.db.deleteFrom('fileMedia').where('fileId', '=', next.id).returning(['thumbnailId', 'previewId']).execute();
@@ -210,6 +217,8 @@ export class FileRepository {
         uploadedAt: next.uploadedAt,
         updatedAt: next.updatedAt,
         thumbnailId: null,
+        contentAuthorId: next.contentAuthorId,
+        contentVia: next.contentVia,
       })
       .where('id', '=', next.id)
       .execute();

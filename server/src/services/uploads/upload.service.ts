@@ -13,6 +13,7 @@ import type { Clock } from '../clock.js';
 import type { DriveEvents } from '../drive/drive-events.js';
 import type { FolderService } from '../drive/folder.service.js';
 import type { TransferMeter } from '../../observability/metrics.js';
+import type { Content, ContentAuthor, FileVersions } from '../versions/file-versions.js';
 
 /**
  * Keeps the first bytes of a stream for content sniffing while passing everything through; it
@@ -59,6 +60,8 @@ export interface StoredBlob {
    * it is marked done with the file in the same transaction, so its bytes never count twice.
    */
   uploadId?: string;
+  /** Who stored the bytes; absent: the owner, from the web app or the API. */
+  author?: ContentAuthor;
 }
 
 export interface StoreFileInput {
@@ -69,6 +72,8 @@ export interface StoreFileInput {
   body: Readable;
   /** A lower cap than the server's for this one file (a drop link's). */
   maxBytes?: number;
+  /** Who stores the bytes; absent: the owner, from the web app or the API. */
+  author?: ContentAuthor;
 }
 
 /**
@@ -84,6 +89,7 @@ export class UploadService {
     private readonly clock: Clock,
     private readonly limits: { maxUploadBytes: number | null },
     private readonly quota: QuotaPolicy,
+    private readonly versions: FileVersions,
     private readonly transfers?: TransferMeter,
   ) {}
 
@@ -96,7 +102,15 @@ export class UploadService {
   async storeFile(input: StoreFileInput): Promise<FileRow> {
     const filename = sanitizeName(input.filename);
     const { storageKey, written, contentType } = await this.writeBlob(input.ownerId, filename, input.body, 0, input.maxBytes);
-    return this.commitStored({ ownerId: input.ownerId, folderId: input.folderId, filename, storageKey, ...written, contentType });
+    return this.commitStored({
+      ownerId: input.ownerId,
+      folderId: input.folderId,
+      filename,
+      storageKey,
+      ...written,
+      contentType,
+      ...(input.author ? { author: input.author } : {}),
+    });
   }
 
   /**
@@ -127,18 +141,24 @@ export class UploadService {
       linkType: null,
       linkToken: null,
       thumbnailId: null,
+      createdAt: now,
+      contentAuthorId: input.author?.accountId ?? input.ownerId,
+      contentVia: input.author?.via ?? null,
     };
     let stored: FileRow;
     try {
       stored = await this.uow.run(async (r) => {
+        let released: string[] = [];
         const quotaBytes = await this.quota.limitOf(input.ownerId, r.db);
         if (quotaBytes !== null) {
           // Under the owner's lock, so two uploads finishing together cannot both take the last bytes.
           await r.folders.lockTree(input.ownerId);
+          released = await this.versions.makeRoom(r, input.ownerId, quotaBytes, row.size, input.uploadId);
           if ((await r.files.bytesCharged(input.ownerId, input.uploadId)) + row.size > quotaBytes) throw quotaExceeded(quotaBytes);
         }
         const placed = await this.placeInParent(r, row);
         await r.files.insert(placed);
+        await this.events.blobsReleased(r.db, input.ownerId, released);
         if (input.uploadId !== undefined) await new TusUploadRepository(r.db).complete(input.uploadId, placed.id);
         await this.events.fileStored(r.db, placed);
         return placed;
@@ -152,54 +172,57 @@ export class UploadService {
   }
 
   /**
-   * New content for an existing file (a WebDAV PUT onto it): same id, name, place and links; the
-   * old bytes, thumbnail and preview go to the blob-deletion job in the transaction that swaps
-   * them, and the file is described again (thumbnail, search) as a new upload is.
+   * New content for an existing file (a WebDAV PUT onto it, a tus upload that replaces it, "Upload
+   * new version"): same id, name, place and links. The old content is kept as a version in the
+   * transaction that swaps it (see FileVersions); the old thumbnail and preview go to the
+   * blob-deletion job, and the file is described again (thumbnail, search) as a new upload is.
+   * Content identical to the current one (same SHA-256) changes nothing and makes no version.
    */
-  async replaceContent(ownerId: string, fileId: string, body: Readable): Promise<FileRow> {
+  async replaceContent(ownerId: string, fileId: string, body: Readable, author: ContentAuthor = ownerAuthor(ownerId)): Promise<FileRow> {
     const current = await this.uow.repos.files.findOwned(ownerId, fileId);
     if (!current || current.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
     const { storageKey, written, contentType } = await this.writeBlob(ownerId, current.filename, body, current.size);
-    let replaced: FileRow;
+    return this.commitReplacement(ownerId, fileId, { storageKey, contentType, ...written }, author);
+  }
+
+  /**
+   * Makes content already durable under `next.storageKey` the file's (a one-request replacement,
+   * or a resumable one whose last piece arrived). On failure, or when the content is unchanged,
+   * the new bytes are deleted.
+   */
+  async commitReplacement(ownerId: string, fileId: string, next: Content, author: ContentAuthor, uploadId?: string): Promise<FileRow> {
+    let outcome: { file: FileRow; changed: boolean };
     try {
-      replaced = await this.uow.run(async (r) => {
+      outcome = await this.uow.run(async (r) => {
         await r.folders.lockTree(ownerId);
         const file = await r.files.findOwned(ownerId, fileId);
         if (!file || file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
+        if (uploadId !== undefined) await new TusUploadRepository(r.db).complete(uploadId, file.id);
+        if (file.sha256 === next.sha256 && file.size === next.size) return { file, changed: false };
         const quotaBytes = await this.quota.limitOf(ownerId, r.db);
-        if (quotaBytes !== null && (await r.files.bytesCharged(ownerId)) - file.size + written.size > quotaBytes) {
-          throw quotaExceeded(quotaBytes);
+        const released: string[] = [];
+        if (quotaBytes !== null) {
+          released.push(...(await this.versions.makeRoom(r, ownerId, quotaBytes, next.size, uploadId)));
+          if ((await r.files.bytesCharged(ownerId, uploadId)) + next.size > quotaBytes) throw quotaExceeded(quotaBytes);
         }
-        const now = this.clock.now();
-        const next: FileRow = {
-          ...file,
-          size: written.size,
-          contentType,
-          mediaKind: mediaKindOf(contentType),
-          sha256: written.sha256,
-          crc32: written.crc32,
-          storageKey,
-          wrappedKey: written.wrappedKey,
-          uploadedAt: now,
-          updatedAt: now,
-          thumbnailId: null,
-        };
-        const oldKeys = await r.files.replaceContent(next);
-        await this.events.blobsReleased(r.db, ownerId, [file.storageKey, ...oldKeys]);
-        await this.events.fileStored(r.db, next);
-        return next;
+        const swapped = await this.versions.swapContent(r, file, next, author, this.clock.now());
+        released.push(...swapped.released, ...(await this.versions.makeRoom(r, ownerId, quotaBytes, 0, uploadId)));
+        await this.events.blobsReleased(r.db, ownerId, released);
+        await this.events.fileStored(r.db, swapped.file);
+        return { file: swapped.file, changed: true };
       });
     } catch (err) {
-      await this.store.delete(storageKey).catch(() => undefined);
+      await this.store.delete(next.storageKey).catch(() => undefined);
       throw err;
     }
+    if (!outcome.changed) await this.store.delete(next.storageKey).catch(() => undefined);
     this.events.committed();
-    return replaced;
+    return outcome.file;
   }
 
   /**
    * Streams `body` into a new encrypted blob under the upload and quota limits. `replacing` is the
-   * size of a file the blob will replace: its bytes count as free for the quota.
+   * size of a file the blob will replace: its content becomes a version, which may make room.
    */
   private async writeBlob(ownerId: string, filename: string, body: Readable, replacing: number, cap = Infinity) {
     const storageKey = newId();
@@ -207,7 +230,11 @@ export class UploadService {
     const quotaBytes = await this.quota.limitOf(ownerId);
     // With a quota, the upload may take no more than what is left of it beside the files and the
     // unfinished resumable uploads' reservations (checked again at commit).
-    const left = quotaBytes === null ? null : quotaBytes - (await this.uow.repos.files.bytesCharged(ownerId)) + replacing;
+    // Kept versions make room for new content (the oldest go first), so they count as free here.
+    const left =
+      quotaBytes === null
+        ? null
+        : quotaBytes - (await this.uow.repos.files.bytesCharged(ownerId)) + (await this.uow.repos.versions.bytesOf(ownerId)) + replacing;
     if (left !== null && left <= 0) throw quotaExceeded(quotaBytes!);
     const head = new HeadCapture(this.transfers);
     body.on('error', (err) => head.destroy(err));
@@ -242,6 +269,10 @@ export class UploadService {
     if (parent.trashedAt === null) return row;
     return { ...row, trashedAt: parent.trashedAt, trashedVia: parent.trashedVia ?? parent.id };
   }
+}
+
+function ownerAuthor(ownerId: string): ContentAuthor {
+  return { accountId: ownerId, via: null };
 }
 
 function quotaExceeded(quotaBytes: number): DomainError {

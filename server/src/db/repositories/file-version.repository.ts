@@ -1,0 +1,128 @@
+import type { Db } from '../database.js';
+import type { FileVersionTable } from '../schema.js';
+
+export type FileVersionRow = FileVersionTable;
+
+/** Keeps IN lists well under every driver's bound-parameter limit. */
+const CHUNK = 500;
+
+/** Earlier contents of files. A row owns its blob: whoever deletes rows hands their keys to the blob-deletion job. */
+export class FileVersionRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: FileVersionRow): Promise<void> {
+    await this.db.insertInto('fileVersion').values(row).execute();
+  }
+
+  /** A file's versions, newest first. */
+  listForFile(fileId: string): Promise<FileVersionRow[]> {
+    return this.db
+      .selectFrom('fileVersion')
+      .selectAll()
+      .where('fileId', '=', fileId)
+      .orderBy('uploadedAt', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  find(fileId: string, versionId: string): Promise<FileVersionRow | undefined> {
+    return this.db.selectFrom('fileVersion').selectAll().where('id', '=', versionId).where('fileId', '=', fileId).executeTakeFirst();
+  }
+
+  /** The newest version of the file stored at or before `at`: its content as it was then. */
+  latestAtOrBefore(fileId: string, at: number): Promise<FileVersionRow | undefined> {
+    return this.db
+      .selectFrom('fileVersion')
+      .selectAll()
+      .where('fileId', '=', fileId)
+      .where('uploadedAt', '<=', at)
+      .orderBy('uploadedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Deletes rows and answers their blob keys, for the blob-deletion job. */
+  async delete(ids: string[]): Promise<string[]> {
+    const keys: string[] = [];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const rows = await this.db
+        .deleteFrom('fileVersion')
+        .where('id', 'in', ids.slice(i, i + CHUNK))
+        .returning('storageKey')
+        .execute();
+      keys.push(...rows.map((r) => r.storageKey));
+    }
+    return keys;
+  }
+
+  /** Deletes the row whose blob became the file's content again: its key must not be released. */
+  async detach(id: string): Promise<void> {
+    await this.db.deleteFrom('fileVersion').where('id', '=', id).execute();
+  }
+
+  /** Blob keys of the versions of these files (about to be deleted for good, their rows going by cascade). */
+  async keysOfFiles(fileIds: string[]): Promise<string[]> {
+    const keys: string[] = [];
+    for (let i = 0; i < fileIds.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('fileVersion')
+        .select('storageKey')
+        .where('fileId', 'in', fileIds.slice(i, i + CHUNK))
+        .execute();
+      keys.push(...rows.map((r) => r.storageKey));
+    }
+    return keys;
+  }
+
+  /** Blob keys of the versions of every file in these folders. */
+  async keysInFolders(folderIds: string[]): Promise<string[]> {
+    const keys: string[] = [];
+    for (let i = 0; i < folderIds.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('fileVersion')
+        .innerJoin('file', 'file.id', 'fileVersion.fileId')
+        .select('fileVersion.storageKey')
+        .where('file.folderId', 'in', folderIds.slice(i, i + CHUNK))
+        .execute();
+      keys.push(...rows.map((r) => r.storageKey));
+    }
+    return keys;
+  }
+
+  /** Bytes the owner's versions take. */
+  async bytesOf(ownerId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('fileVersion')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('n'))
+      .where('ownerId', '=', ownerId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The owner's oldest versions, oldest first: the first to go when versions need room. */
+  oldestOf(ownerId: string, limit: number): Promise<Pick<FileVersionRow, 'id' | 'fileId' | 'size' | 'uploadedAt'>[]> {
+    return this.db
+      .selectFrom('fileVersion')
+      .select(['id', 'fileId', 'size', 'uploadedAt'])
+      .where('ownerId', '=', ownerId)
+      .orderBy('uploadedAt', 'asc')
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Files that have versions stored before `before` (what the thinning job walks), after `afterFileId`, in id order. */
+  async filesWithVersionsBefore(before: number, afterFileId: string | null, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('fileVersion')
+      .select('fileId')
+      .distinct()
+      .where('uploadedAt', '<', before)
+      .$if(afterFileId !== null, (q) => q.where('fileId', '>', afterFileId!))
+      .orderBy('fileId')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.fileId);
+  }
+}
