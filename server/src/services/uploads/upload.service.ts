@@ -199,14 +199,15 @@ export class UploadService {
         if (!file || file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
         if (uploadId !== undefined) await new TusUploadRepository(r.db).complete(uploadId, file.id);
         if (file.sha256 === next.sha256 && file.size === next.size) return { file, changed: false };
-        const quotaBytes = await this.quota.limitOf(ownerId, r.db);
-        const released: string[] = [];
-        if (quotaBytes !== null) {
-          released.push(...(await this.versions.makeRoom(r, ownerId, quotaBytes, next.size, uploadId)));
-          if ((await r.files.bytesCharged(ownerId, uploadId)) + next.size > quotaBytes) throw quotaExceeded(quotaBytes);
-        }
         const swapped = await this.versions.swapContent(r, file, next, author, this.clock.now());
-        released.push(...swapped.released, ...(await this.versions.makeRoom(r, ownerId, quotaBytes, 0, uploadId)));
+        const released = swapped.released;
+        // Measured after the swap, so the content just replaced is a version like the others and
+        // goes first if it must: a replacement never fails for want of room versions could give.
+        const quotaBytes = await this.quota.limitOf(ownerId, r.db);
+        if (quotaBytes !== null) {
+          released.push(...(await this.versions.makeRoom(r, ownerId, quotaBytes, 0, uploadId)));
+          if ((await r.files.bytesCharged(ownerId, uploadId)) > quotaBytes) throw quotaExceeded(quotaBytes);
+        }
         await this.events.blobsReleased(r.db, ownerId, released);
         await this.events.fileStored(r.db, swapped.file);
         return { file: swapped.file, changed: true };
