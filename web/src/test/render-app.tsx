@@ -4,6 +4,9 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders, createQueryClient } from '../app/AppProviders';
 import { loadDeferredModules } from '../components/lazy-module';
 import '../features/layout/MainLayout';
+// The item menus' ContextMenu is a deferred module of the lists, which load with their route chunk, after the
+// call below; a test that right-clicks before that chunk's own loadDeferredModules settles found no menu yet.
+import '../features/context-menu/useItemMenu';
 import { routes } from '../router';
 import { createAppStore } from '../state/store';
 import { setUser } from '../state/user.slice';
