@@ -51,6 +51,8 @@ import { MoveService } from './services/drive/move.service.js';
 import { TrashService } from './services/drive/trash.service.js';
 import { UploadService } from './services/uploads/upload.service.js';
 import { FileVersions } from './services/versions/file-versions.js';
+import { FileVersionService } from './services/versions/file-version.service.js';
+import { versionRoutes } from './http/routes/versions/versions.routes.js';
 import { FolderUploadService } from './services/uploads/folder-upload.service.js';
 import type { BlobStore } from './storage/blob-store.js';
 import { createBlobStore, createEncryptedStore } from './storage/create-stores.js';
@@ -294,7 +296,17 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const trash = new TrashService(uow, queue, events, clock);
   const moves = new MoveService(uow, folders, trash, events, clock);
   const fileVersions = new FileVersions(config.versions);
-  const uploads = new UploadService(uow, folders, store, events, clock, { maxUploadBytes: config.maxUploadBytes }, quota, fileVersions, metrics);
+  const uploads = new UploadService(
+    uow,
+    folders,
+    store,
+    events,
+    clock,
+    { maxUploadBytes: config.maxUploadBytes },
+    quota,
+    fileVersions,
+    metrics,
+  );
   const tus = new TusUploadService(
     new TusUploadRepository(database.db),
     uow,
@@ -479,6 +491,13 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     folderUploads: new FolderUploadService({ uploads, folders, trash }),
     maxUploadBytes: config.maxUploadBytes,
     access,
+    requireAuth,
+  });
+  versionRoutes(app, {
+    versions: new FileVersionService({ uow, access, store, events, versions: fileVersions, clock }),
+    uploads,
+    access,
+    maxUploadBytes: config.maxUploadBytes,
     requireAuth,
   });
   tusRoutes(app, { tus, access, requireAuth });

@@ -125,4 +125,20 @@ export class FileVersionRepository {
       .execute();
     return rows.map((r) => r.fileId);
   }
+
+  /** The e-mails of the accounts that stored versions; an account deleted (or being deleted) is left out. */
+  async authorEmails(accountIds: string[]): Promise<Map<string, string>> {
+    const emails = new Map<string, string>();
+    const ids = [...new Set(accountIds)];
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      const rows = await this.db
+        .selectFrom('account')
+        .select(['id', 'email'])
+        .where('id', 'in', ids.slice(i, i + CHUNK))
+        .where('deletedAt', 'is', null)
+        .execute();
+      for (const row of rows) emails.set(row.id, row.email);
+    }
+    return emails;
+  }
 }
