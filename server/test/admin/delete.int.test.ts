@@ -68,6 +68,10 @@ describe('admin area: deleting an account', () => {
     });
     expect(piece.status).toBe(204);
     await alice.dav.put('/dav/props.txt', 'p');
+    // Saved over twice: two earlier contents kept as versions.
+    await alice.dav.put('/dav/notes.txt', 'first draft');
+    await alice.dav.put('/dav/notes.txt', 'second draft');
+    await alice.dav.put('/dav/notes.txt', 'final text');
     const props = await alice.dav.request('PROPPATCH', '/dav/props.txt', {
       body: '<D:propertyupdate xmlns:D="DAV:" xmlns:Z="urn:z"><D:set><D:prop><Z:color>blue</Z:color></D:prop></D:set></D:propertyupdate>',
     });
@@ -85,9 +89,37 @@ describe('admin area: deleting an account', () => {
     }
   }
 
+  /** Rows of versions and contents that name the account (beside those `rowsNaming` counts). */
+  async function contentRowsNaming(accountId: string): Promise<Record<string, number>> {
+    const db = h.app.database.db;
+    const counts = {
+      'file_version.owner_id': await db.selectFrom('fileVersion').select('id').where('ownerId', '=', accountId).execute(),
+      'file_version.author_id': await db.selectFrom('fileVersion').select('id').where('authorId', '=', accountId).execute(),
+      'file.content_author_id': await db.selectFrom('file').select('id').where('contentAuthorId', '=', accountId).execute(),
+    };
+    return Object.fromEntries(Object.entries(counts).flatMap(([k, rows]) => (rows.length > 0 ? [[k, rows.length]] : [])));
+  }
+
   it('refuses a wrong confirmation, then removes the account, every row and every stored byte of it', async () => {
     const bobsFile: FileDto = await upload(bob.browser, 'bob.txt', 'bob stays');
+    // A file of Bob's whose current content and one earlier content Alice stored (as an editor would).
+    await bob.dav.put('/dav/shared.txt', 'by alice');
+    await bob.dav.put('/dav/shared.txt', 'by alice again');
+    const db = h.app.database.db;
+    const shared = await db
+      .selectFrom('file')
+      .select('id')
+      .where('ownerId', '=', bob.id)
+      .where('filename', '=', 'shared.txt')
+      .executeTakeFirstOrThrow();
+    await db.updateTable('fileVersion').set({ authorId: alice.id }).where('fileId', '=', shared.id).execute();
+    await db.updateTable('file').set({ contentAuthorId: alice.id }).where('id', '=', shared.id).execute();
     await fillAlice();
+    expect(await contentRowsNaming(alice.id)).toEqual({
+      'file_version.owner_id': 2,
+      'file_version.author_id': 3,
+      'file.content_author_id': 18,
+    });
     const before = await rowsNaming(h, alice.id);
     expect(Object.keys(before)).toEqual(
       expect.arrayContaining([
@@ -122,9 +154,12 @@ describe('admin area: deleting an account', () => {
 
     await drainAll();
     expect(await rowsNaming(h, alice.id)).toEqual({});
-    const bobKeys = await h.app.database.db.selectFrom('file').select('storageKey').where('ownerId', '=', bob.id).execute();
+    expect(await contentRowsNaming(alice.id)).toEqual({});
+    const bobKeys = await db.selectFrom('file').select('storageKey').where('ownerId', '=', bob.id).execute();
+    const bobVersionKeys = await db.selectFrom('fileVersion').select('storageKey').where('ownerId', '=', bob.id).execute();
+    expect(bobVersionKeys).toHaveLength(1);
     const keysAfter = await storedKeys();
-    expect(keysAfter.sort()).toEqual(bobKeys.map((r) => r.storageKey).sort());
+    expect(keysAfter.sort()).toEqual([...bobKeys, ...bobVersionKeys].map((r) => r.storageKey).sort());
     expect(keysBefore.length).toBeGreaterThan(keysAfter.length + 15);
 
     const report = await check(integrityOf(h, { now: () => Date.now() }), { graceMs: 0 });

@@ -58,6 +58,9 @@ export class AccountDeletionRepository {
         trx,
       );
       await sql`delete from trash_cascade where owner_id = ${accountId}`.execute(trx);
+      // Contents the account stored in others' files (as an editor) stay theirs, by nobody named.
+      await trx.updateTable('fileVersion').set({ authorId: null }).where('authorId', '=', accountId).execute();
+      await trx.updateTable('file').set({ contentAuthorId: null }).where('contentAuthorId', '=', accountId).execute();
       await trx.updateTable('invitation').set({ invitedBy: null }).where('invitedBy', '=', accountId).execute();
       await trx.deleteFrom('account').where('id', '=', accountId).execute();
     });

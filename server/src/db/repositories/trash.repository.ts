@@ -1,7 +1,8 @@
 import type { Db, Dialect } from '../database.js';
+import { FileVersionRepository } from './file-version.repository.js';
 
 export interface RemovedContent {
-  /** Stored objects (file bytes and thumbnails) that no row refers to any more. */
+  /** Stored objects (file bytes, earlier versions' bytes, thumbnails and previews) that no row refers to any more. */
   storageKeys: string[];
   fileCount: number;
   folderCount: number;
@@ -234,14 +235,16 @@ export class TrashRepository {
   async deleteForever(fileIds: string[], subtreeFolderIds: string[]): Promise<RemovedContent> {
     const storageKeys: string[] = [];
     let fileCount = 0;
+    // Versions' rows go with their files by cascade; their bytes are looked up first.
+    const versions = new FileVersionRepository(this.db);
     for (const ids of chunks(fileIds)) {
-      storageKeys.push(...(await this.previewKeys('file.id', ids)));
+      storageKeys.push(...(await this.previewKeys('file.id', ids)), ...(await versions.keysOfFiles(ids)));
       const rows = await this.db.deleteFrom('file').where('id', 'in', ids).returning(['storageKey', 'thumbnailId']).execute();
       fileCount += rows.length;
       for (const r of rows) storageKeys.push(r.storageKey, ...(r.thumbnailId ? [r.thumbnailId] : []));
     }
     for (const ids of chunks(subtreeFolderIds)) {
-      storageKeys.push(...(await this.previewKeys('file.folderId', ids)));
+      storageKeys.push(...(await this.previewKeys('file.folderId', ids)), ...(await versions.keysInFolders(ids)));
       const rows = await this.db.deleteFrom('file').where('folderId', 'in', ids).returning(['storageKey', 'thumbnailId']).execute();
       fileCount += rows.length;
       for (const r of rows) storageKeys.push(r.storageKey, ...(r.thumbnailId ? [r.thumbnailId] : []));

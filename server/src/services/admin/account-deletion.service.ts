@@ -10,7 +10,7 @@ const BATCH = 500;
 
 /**
  * Removes a deleted account (the `account.delete` job): its files and folders in batches through
- * the trash's deletion (rows, thumbnails and previews, their stored bytes queued for deletion),
+ * the trash's deletion (rows, versions, thumbnails and previews, their stored bytes queued for deletion),
  * its unfinished uploads and their bytes, then every other row of it and the account row.
  * Idempotent: a job run again after a crash takes up where the last one stopped.
  */
