@@ -412,6 +412,10 @@ export interface TusUploadTable {
   /** The drop link a visitor sent it through, and the name they gave; null for the owner's own. */
   dropLinkId: string | null;
   uploaderName: string | null;
+  /** The file whose content the upload replaces when finished; null: it makes a new file. */
+  replacesFileId: string | null;
+  /** The account that started the upload (an editor of a shared folder); null: the owner. */
+  authorId: string | null;
 }
 
 export type ShareLinkKind = 'view' | 'drop';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { FileRepository, FileRow } from '../../db/repositories/file.repository.js';
 import { TusUploadRepository, type TusUploadRow } from '../../db/repositories/tus-upload.repository.js';
 import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { ConflictError, DomainError, InvalidError, NotFoundError } from '../../domain/errors.js';
@@ -84,16 +84,37 @@ export class TusUploadService {
     this.observer = observer;
   }
 
+  /**
+   * Declares an upload into `ownerId`'s drive. With `replaces`, the upload becomes that file's new
+   * content when finished (the old one kept as a version) instead of a new file; `authorId` is the
+   * account uploading when it is not the owner (an editor of a share), recorded as the content's.
+   */
   async create(
     ownerId: string,
-    input: { length: number; filename: string; parent: string; metadata: string; drop?: { linkId: string; uploaderName: string | null } },
+    input: {
+      length: number;
+      filename: string;
+      parent: string;
+      metadata: string;
+      drop?: { linkId: string; uploaderName: string | null };
+      replaces?: string;
+      authorId?: string;
+    },
   ): Promise<TusUploadRow> {
     const { maxUploadBytes } = this.limits;
     if (maxUploadBytes !== null && input.length > maxUploadBytes) {
       throw new DomainError('PAYLOAD_TOO_LARGE', `File is larger than ${maxUploadBytes} bytes`);
     }
-    const filename = sanitizeName(input.filename);
-    const folderId = await this.folders.resolveActiveParent(ownerId, input.parent);
+    let filename = sanitizeName(input.filename);
+    let folderId: string | null;
+    if (input.replaces === undefined) folderId = await this.folders.resolveActiveParent(ownerId, input.parent);
+    else {
+      // The replaced file keeps its name and place: the upload is recorded with them (checked
+      // again under the owner's lock below, and when the last byte arrives).
+      const target = await replaceableFile(this.uow.repos.files, ownerId, input.replaces);
+      filename = target.filename;
+      folderId = target.folderId;
+    }
     const id = newSecret();
     const target = this.store.begin(newId(), input.length);
     const now = this.clock.now();
@@ -114,6 +135,8 @@ export class TusUploadService {
       expiresAt: now + this.limits.expiryMs,
       dropLinkId: input.drop?.linkId ?? null,
       uploaderName: input.drop?.uploaderName ?? null,
+      replacesFileId: input.replaces ?? null,
+      authorId: input.authorId !== undefined && input.authorId !== ownerId ? input.authorId : null,
     };
     // The upload's length is reserved against the quota, and its place among the open uploads
     // taken, by checking and inserting in one transaction under the owner's lock: creations at
@@ -121,9 +144,15 @@ export class TusUploadService {
     await this.uow.run(async (r) => {
       await r.folders.lockTree(ownerId);
       const uploads = new TusUploadRepository(r.db);
+      const replaced = input.replaces === undefined ? null : await replaceableFile(r.files, ownerId, input.replaces);
       const quotaBytes = await this.limits.quota.limitOf(ownerId, r.db);
-      if (quotaBytes !== null && (await r.files.bytesCharged(ownerId)) + input.length > quotaBytes) {
-        throw new DomainError('QUOTA_EXCEEDED', `This upload would go over your storage quota of ${quotaBytes} bytes`);
+      if (quotaBytes !== null) {
+        // Kept versions give way to new content when it is stored (the oldest first), and so does
+        // the content a replacement turns into a version: neither stands in the way of the upload.
+        const room = (await r.versions.bytesOf(ownerId)) + (replaced?.size ?? 0);
+        if ((await r.files.bytesCharged(ownerId)) - room + input.length > quotaBytes) {
+          throw new DomainError('QUOTA_EXCEEDED', `This upload would go over your storage quota of ${quotaBytes} bytes`);
+        }
       }
       if (input.drop && (await uploads.countForLink(input.drop.linkId)) >= MAX_OPEN_DROP_UPLOADS) {
         throw new ConflictError('CONFLICT', `At most ${MAX_OPEN_DROP_UPLOADS} unfinished uploads through one link at once`);
@@ -146,11 +175,14 @@ export class TusUploadService {
     return row;
   }
 
-  /** Where an unexpired upload lands, whoever made it: for deciding who else may continue it (an editor of that folder). */
-  async targetOf(id: string): Promise<Pick<TusUploadRow, 'ownerId' | 'folderId' | 'dropLinkId'> | undefined> {
+  /**
+   * Where an unexpired upload lands, whoever made it: for deciding who else may continue it (an
+   * editor of that folder, or of the file it replaces).
+   */
+  async targetOf(id: string): Promise<Pick<TusUploadRow, 'ownerId' | 'folderId' | 'dropLinkId' | 'replacesFileId'> | undefined> {
     const row = await this.uploads.findById(id);
     return row && row.expiresAt > this.clock.now()
-      ? { ownerId: row.ownerId, folderId: row.folderId, dropLinkId: row.dropLinkId }
+      ? { ownerId: row.ownerId, folderId: row.folderId, dropLinkId: row.dropLinkId, replacesFileId: row.replacesFileId }
       : undefined;
   }
 
@@ -346,6 +378,22 @@ export class TusUploadService {
   private async finish(row: TusUploadRow, hash: RunningHash | undefined): Promise<FileRow> {
     const target: ResumableTarget = { storageKey: row.storageKey, wrappedKey: row.wrappedKey, length: row.length };
     const { digest, head } = await this.store.complete(target, row.segments, hash, SNIFF_BYTES);
+    const author = { accountId: row.authorId ?? row.ownerId, via: null };
+    if (row.replacesFileId !== null) {
+      return this.fileUploads.commitReplacement(
+        row.ownerId,
+        row.replacesFileId,
+        {
+          size: row.length,
+          ...digest,
+          storageKey: row.storageKey,
+          wrappedKey: row.wrappedKey,
+          contentType: await detectContentType(head, row.filename),
+        },
+        author,
+        row.id,
+      );
+    }
     const file = await this.fileUploads.commitStored({
       ownerId: row.ownerId,
       folderId: row.folderId,
@@ -356,6 +404,7 @@ export class TusUploadService {
       wrappedKey: row.wrappedKey,
       contentType: await detectContentType(head, row.filename),
       uploadId: row.id,
+      author,
     });
     if (row.dropLinkId) await this.observer?.finished(row, file);
     return file;
@@ -370,6 +419,13 @@ export class TusUploadService {
     await this.uploads.delete(row.id);
     if (row.fileId === null && row.dropLinkId) await this.observer?.abandoned(row);
   }
+}
+
+/** The owner's file an upload may replace: an active one; anything else answers as a foreign id would. */
+async function replaceableFile(files: Pick<FileRepository, 'findOwned'>, ownerId: string, fileId: string): Promise<FileRow> {
+  const file = await files.findOwned(ownerId, fileId);
+  if (!file || file.trashedAt !== null) throw new NotFoundError('FILE_NOT_FOUND', 'File not found');
+  return file;
 }
 
 /**

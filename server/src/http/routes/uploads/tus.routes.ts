@@ -22,6 +22,8 @@ const OFFSET_TYPE = 'application/offset+octet-stream';
 const MAX_METADATA_BYTES = 8 * 1024;
 
 const idParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/) });
+/** `replaces` in Upload-Metadata: the id of the file whose content the upload replaces. */
+const replacesId = z.string().regex(/^[0-9a-z]{1,64}$/, 'replaces must be a file id');
 const byteCount = z
   .string()
   .regex(/^\d{1,16}$/)
@@ -159,7 +161,12 @@ export function registerTusProtocol(app: FastifyInstance, base: string, tus: Tus
       headers: z.object({
         ...tusHeaders,
         'upload-length': z.string().describe('Bytes'),
-        'upload-metadata': z.string().optional().describe('`filename` (required) and `parent` (a folder id), base64-encoded'),
+        'upload-metadata': z
+          .string()
+          .optional()
+          .describe(
+            "`filename` (required) and `parent` (a folder id), base64-encoded; `replaces` (a file id) makes the finished upload that file's new content instead of a new file",
+          ),
         ...checksum,
       }),
       response: { 201: noContent },
@@ -258,8 +265,17 @@ export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
   /** An upload into a folder shared with the caller as editor, made by anyone who may still write there. */
   const findShared = async (request: FastifyRequest, id: string): Promise<TusUploadRow> => {
     const target = await tus.targetOf(id);
-    if (!target || target.dropLinkId !== null || target.folderId === null) throw new NotFoundError('NOT_FOUND', 'Upload not found');
-    const reach = await access.folder(authOf(request).accountId, target.folderId, 'write').catch((err: unknown) => {
+    if (!target || target.dropLinkId !== null) throw new NotFoundError('NOT_FOUND', 'Upload not found');
+    const callerId = authOf(request).accountId;
+    // A replacement is the file's: an editor of the file (or of a folder above it) may continue it.
+    const reached =
+      target.replacesFileId !== null
+        ? access.file(callerId, target.replacesFileId, 'write')
+        : target.folderId !== null
+          ? access.folder(callerId, target.folderId, 'write')
+          : null;
+    if (!reached) throw new NotFoundError('NOT_FOUND', 'Upload not found');
+    const reach = await reached.catch((err: unknown) => {
       throw err instanceof NotFoundError ? new NotFoundError('NOT_FOUND', 'Upload not found') : err;
     });
     if (!reach.share) throw new NotFoundError('NOT_FOUND', 'Upload not found');
@@ -268,9 +284,30 @@ export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
   registerTusProtocol(app, BASE, tus, {
     preHandler: deps.requireAuth,
     create: async (request, input) => {
+      const callerId = authOf(request).accountId;
+      const replaces = input.metadata.get('replaces');
+      if (replaces !== undefined) {
+        // The owner's file or one the caller edits through a share; a viewer is refused (403).
+        const fileId = parseInput(replacesId, replaces);
+        const reach = await access.file(callerId, fileId, 'write');
+        return tus.create(reach.ownerId, {
+          length: input.length,
+          filename: input.filename,
+          parent: '/',
+          metadata: input.rawMetadata,
+          replaces: fileId,
+          authorId: callerId,
+        });
+      }
       const parent = input.metadata.get('parent') || '/';
-      const reach = await access.parent(authOf(request).accountId, parent, 'write');
-      return tus.create(reach.ownerId, { length: input.length, filename: input.filename, parent, metadata: input.rawMetadata });
+      const reach = await access.parent(callerId, parent, 'write');
+      return tus.create(reach.ownerId, {
+        length: input.length,
+        filename: input.filename,
+        parent,
+        metadata: input.rawMetadata,
+        authorId: callerId,
+      });
     },
     // A visitor's upload through one of the account's drop links stays the visitor's.
     find: async (request, id) => {
@@ -284,6 +321,6 @@ export function tusRoutes(app: FastifyInstance, deps: TusRoutesDeps): void {
     findOther: findShared,
     ownerOf: (request) => authOf(request).accountId,
     showsFileId: true,
-    docs: { tag: 'uploads', security: [{ session: [] }], errors: ['UNAUTHENTICATED', 'SHARE_READ_ONLY'] },
+    docs: { tag: 'uploads', security: [{ session: [] }], errors: ['UNAUTHENTICATED', 'SHARE_READ_ONLY', 'FILE_NOT_FOUND'] },
   });
 }
