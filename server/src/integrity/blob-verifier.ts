@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { BlobIntegrityError, BlobNotFoundError, type BlobStore } from '../storage/blob-store.js';
 import { openChunks } from '../storage/chunk-cipher.js';
@@ -8,8 +9,8 @@ import type { RateLimiter } from './rate-limiter.js';
 
 /** What one stored blob turned out to be, measured against the size its row records. */
 export type BlobVerdict =
-  /** `crc32`: of the plaintext just read. */
-  | { status: 'ok'; storedBytes: number; crc32: number }
+  /** `crc32`, `sha256` (hex): of the plaintext just read. */
+  | { status: 'ok'; storedBytes: number; crc32: number; sha256: string }
   | { status: 'missing' }
   /** The row's wrapped key does not open with this master key: nothing of the blob can be read. */
   | { status: 'bad-key' }
@@ -53,9 +54,9 @@ export class BlobVerifier {
     const storedSize = plaintextSizeOf(info.size, dataKey.chunkSize);
     try {
       // Authenticated at the size the bytes imply, so a row with a wrong size still says whether the bytes are whole.
-      const crc = await this.authenticatedCrc(key, dataKey, storedSize ?? rowSize, limiter, signal);
-      if (storedSize !== rowSize) return { status: 'size-mismatch', storedBytes: info.size, storedSize, isAuthentic: crc !== null };
-      return crc !== null ? { status: 'ok', storedBytes: info.size, crc32: crc } : { status: 'corrupt', storedBytes: info.size };
+      const digest = await this.authenticatedDigest(key, dataKey, storedSize ?? rowSize, limiter, signal);
+      if (storedSize !== rowSize) return { status: 'size-mismatch', storedBytes: info.size, storedSize, isAuthentic: digest !== null };
+      return digest !== null ? { status: 'ok', storedBytes: info.size, ...digest } : { status: 'corrupt', storedBytes: info.size };
     } catch (err) {
       // Removed between stat and read: a delete racing the check, which the caller re-checks.
       if (err instanceof BlobNotFoundError) return { status: 'missing' };
@@ -63,14 +64,14 @@ export class BlobVerifier {
     }
   }
 
-  /** The plaintext's CRC-32 when every chunk authenticates, else null. */
-  private async authenticatedCrc(
+  /** The plaintext's CRC-32 and SHA-256 when every chunk authenticates, else null. */
+  private async authenticatedDigest(
     key: string,
     dataKey: DataKey,
     size: number,
     limiter: RateLimiter,
     signal?: AbortSignal,
-  ): Promise<number | null> {
+  ): Promise<{ crc32: number; sha256: string } | null> {
     const layout = new ChunkLayout(dataKey.chunkSize, size);
     const stored = await this.store.get(key);
     const plan = {
@@ -85,8 +86,12 @@ export class BlobVerifier {
     };
     try {
       let crc = 0;
-      for await (const plaintext of openChunks(paced(stored, limiter, signal), plan)) crc = crc32(plaintext, crc);
-      return crc;
+      const hash = createHash('sha256');
+      for await (const plaintext of openChunks(paced(stored, limiter, signal), plan)) {
+        crc = crc32(plaintext, crc);
+        hash.update(plaintext);
+      }
+      return { crc32: crc, sha256: hash.digest('hex') };
     } catch (err) {
       if (err instanceof BlobIntegrityError) return null;
       throw err;

@@ -9,6 +9,8 @@ export const FINDING_KINDS = [
   'corrupt-blob',
   /** The blob's stored plaintext size is not the size its row records. */
   'size-mismatch',
+  /** The blob's bytes authenticate but are not the content its row records (SHA-256): another content's blob. */
+  'hash-mismatch',
   /** The row's wrapped data key does not open with the master key. */
   'bad-key',
   /** The store failed to serve the blob (an error after its retries); a later check may read it. */
@@ -23,8 +25,8 @@ export const FINDING_KINDS = [
 
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
-/** What a blob is to Nimbus: a file's content, its thumbnail or preview, or bytes of no known row. */
-export type BlobRole = 'file' | 'thumbnail' | 'preview' | 'unreferenced';
+/** What a blob is to Nimbus: a file's content, an earlier content (version) of it, its thumbnail or preview, or bytes of no known row. */
+export type BlobRole = 'file' | 'version' | 'thumbnail' | 'preview' | 'unreferenced';
 
 export interface Finding {
   kind: FindingKind;
@@ -32,6 +34,8 @@ export interface Finding {
   /** Blob key, when one is involved. */
   key: string | null;
   fileId: string | null;
+  /** The version whose blob it is (role `version`). */
+  versionId?: string;
   detail: string;
   /** True once --repair removed it. */
   repaired: boolean;
@@ -39,6 +43,8 @@ export interface Finding {
 
 export interface IntegrityCounts {
   files: number;
+  /** Versions (earlier contents of files) verified. */
+  versions: number;
   thumbnails: number;
   /** Stored bytes read and authenticated. */
   bytesVerified: number;
@@ -59,7 +65,18 @@ export function isProblem(kind: FindingKind): boolean {
 }
 
 export function emptyCounts(): IntegrityCounts {
-  return { files: 0, thumbnails: 0, bytesVerified: 0, blobsListed: 0, foreignBlobs: 0, problems: 0, notes: 0, repaired: 0, byKind: {} };
+  return {
+    files: 0,
+    versions: 0,
+    thumbnails: 0,
+    bytesVerified: 0,
+    blobsListed: 0,
+    foreignBlobs: 0,
+    problems: 0,
+    notes: 0,
+    repaired: 0,
+    byKind: {},
+  };
 }
 
 /** The running counts and findings of one check or scrub cycle; plain data, persisted as JSON. */

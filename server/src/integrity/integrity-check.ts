@@ -4,8 +4,8 @@ import { emptyTally, type Tally } from './findings.js';
 import type { IntegrityInspector, StepContext, StepResult } from './integrity-inspector.js';
 import { RateLimiter } from './rate-limiter.js';
 
-/** The walk's phases, in order: files with their thumbnails, thumbnail rows of gone files, stored blobs. */
-export const PHASES = ['files', 'thumbnails', 'blobs', 'done'] as const;
+/** The walk's phases, in order: files with their thumbnails, versions, thumbnail rows of gone files, stored blobs. */
+export const PHASES = ['files', 'versions', 'thumbnails', 'blobs', 'done'] as const;
 export type Phase = (typeof PHASES)[number];
 
 export interface CheckOptions {
@@ -93,6 +93,8 @@ export class IntegrityCheckService {
     switch (phase) {
       case 'files':
         return this.inspector.verifyFiles(cursor, FILES_PER_STEP, ctx);
+      case 'versions':
+        return this.inspector.verifyVersions(cursor, FILES_PER_STEP, ctx);
       case 'thumbnails':
         return this.inspector.checkOrphanMedia(cursor, ROWS_PER_STEP, ctx);
       case 'blobs':

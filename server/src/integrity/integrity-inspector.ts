@@ -1,4 +1,10 @@
-import { KEY_PAGE, type FileBlobRow, type IntegrityRepository, type MediaBlobRow } from '../db/repositories/integrity.repository.js';
+import {
+  KEY_PAGE,
+  type FileBlobRow,
+  type IntegrityRepository,
+  type MediaBlobRow,
+  type VersionBlobRow,
+} from '../db/repositories/integrity.repository.js';
 import type { Clock } from '../services/clock.js';
 import { isListable, type BlobStore, type StoredObject } from '../storage/blob-store.js';
 import type { BlobVerdict, BlobVerifier } from './blob-verifier.js';
@@ -62,6 +68,23 @@ export class IntegrityInspector {
       throw err;
     }
     return { cursor, done: files.length < limit };
+  }
+
+  /** Verifies the blobs of up to `limit` versions (earlier contents of files) after `after`, in id order. */
+  async verifyVersions(after: string | null, limit: number, ctx: StepContext): Promise<StepResult> {
+    const versions = await this.repo.versionsAfter(after, limit);
+    let cursor = after;
+    try {
+      for (const version of versions) {
+        ctx.signal?.throwIfAborted();
+        await this.verifyVersion(version, ctx);
+        cursor = version.id;
+      }
+    } catch (err) {
+      if (ctx.signal?.aborted) return { cursor, done: false };
+      throw err;
+    }
+    return { cursor, done: versions.length < limit };
   }
 
   /** Thumbnail rows whose file is gone; with repair, the row and its blobs are removed. */
@@ -142,7 +165,7 @@ export class IntegrityInspector {
     // A file stored before uploads kept a CRC-32 gets the one of the bytes just authenticated, so its
     // next zip need not compute it. Only when repairing: a plain check writes nothing.
     if (verdict.status === 'ok' && file.crc32 === null && ctx.repair) await this.repo.keepCrc32(file.id, file.storageKey, verdict.crc32);
-    if (verdict.status !== 'ok' && (await this.repo.findFile(file.id))?.storageKey === file.storageKey) {
+    if (!isSound(verdict, file) && (await this.repo.findFile(file.id))?.storageKey === file.storageKey) {
       for (const finding of findingsOf(verdict, 'file', file.storageKey, file.id, file.size)) this.report(ctx, finding);
     }
     if (!media) return;
@@ -162,6 +185,18 @@ export class IntegrityInspector {
     }
   }
 
+  private async verifyVersion(version: VersionBlobRow, ctx: StepContext): Promise<void> {
+    const { counts } = ctx.tally;
+    const verdict = await this.verifier.verify(version.storageKey, version.wrappedKey, version.size, ctx.limiter, ctx.signal);
+    counts.versions = (counts.versions ?? 0) + 1;
+    counts.bytesVerified += 'storedBytes' in verdict ? verdict.storedBytes : 0;
+    // Deleted (its blob released) or restored meanwhile: not damage.
+    if (isSound(verdict, version) || (await this.repo.findVersion(version.id))?.storageKey !== version.storageKey) return;
+    for (const finding of findingsOf(verdict, 'version', version.storageKey, version.fileId, version.size)) {
+      this.report(ctx, { ...finding, versionId: version.id, detail: `version ${version.id}: ${finding.detail}` });
+    }
+  }
+
   private report(ctx: StepContext, finding: Finding): void {
     record(ctx.tally, finding);
     ctx.onFinding?.(finding);
@@ -178,15 +213,22 @@ function candidatesOf(key: string): string[] | null {
   return base === rest ? [rest] : [rest, base];
 }
 
-function findingsOf(
-  verdict: Exclude<BlobVerdict, { status: 'ok' }>,
-  role: BlobRole,
-  key: string,
-  fileId: string,
-  rowSize: number,
-): Finding[] {
+/** Whole, and the content its row records. */
+function isSound(verdict: BlobVerdict, row: { sha256: string }): boolean {
+  return verdict.status === 'ok' && verdict.sha256 === row.sha256;
+}
+
+function findingsOf(verdict: BlobVerdict, role: BlobRole, key: string, fileId: string, rowSize: number): Finding[] {
   const base = { role, key, fileId, repaired: false };
   switch (verdict.status) {
+    case 'ok':
+      return [
+        {
+          ...base,
+          kind: 'hash-mismatch',
+          detail: `the ${role}'s stored bytes are whole but not the content its row records (SHA-256 ${verdict.sha256})`,
+        },
+      ];
     case 'missing':
       return [{ ...base, kind: 'missing-blob', detail: `the ${role} row has no stored blob` }];
     case 'bad-key':

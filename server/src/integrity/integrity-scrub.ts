@@ -9,7 +9,7 @@ import { RateLimiter } from './rate-limiter.js';
 export interface ScrubOptions {
   /** How often a batch runs; also how close together two processes' batches may come. */
   intervalMs: number;
-  /** Files verified per batch (a page of listed blobs counts as one). */
+  /** Files (and versions) verified per batch (a page of listed blobs counts as one). */
   batchSize: number;
   rateBytesPerSecond: number;
   graceMs: number;
@@ -73,14 +73,16 @@ export class IntegrityScrub {
     };
     let budget = this.options.batchSize;
     while (budget > 0 && state.phase !== 'done') {
-      const filesBefore = state.current.counts.files;
+      const verifiedBefore = verified(state.current);
       const step =
         state.phase === 'files'
           ? await this.inspector.verifyFiles(state.cursor, budget, ctx)
-          : state.phase === 'thumbnails'
-            ? await this.inspector.checkOrphanMedia(state.cursor, budget, ctx)
-            : await this.inspector.findStrays(state.cursor, budget * BLOBS_PER_FILE, ctx);
-      budget -= state.phase === 'blobs' ? budget : Math.max(1, state.current.counts.files - filesBefore);
+          : state.phase === 'versions'
+            ? await this.inspector.verifyVersions(state.cursor, budget, ctx)
+            : state.phase === 'thumbnails'
+              ? await this.inspector.checkOrphanMedia(state.cursor, budget, ctx)
+              : await this.inspector.findStrays(state.cursor, budget * BLOBS_PER_FILE, ctx);
+      budget -= state.phase === 'blobs' ? budget : Math.max(1, verified(state.current) - verifiedBefore);
       state.cursor = step.cursor;
       if (step.done) [state.phase, state.cursor] = [PHASES[PHASES.indexOf(state.phase) + 1] ?? 'done', null];
     }
@@ -104,6 +106,11 @@ export class IntegrityScrub {
   private logFinding(finding: Finding): void {
     if (isProblem(finding.kind)) this.log.warn({ finding }, `integrity scrub: ${finding.kind} ${finding.key ?? ''}: ${finding.detail}`);
   }
+}
+
+/** Contents read so far this cycle: files' and versions' (a cycle saved before versions were checked has no count of them). */
+function verified(cycle: ScrubCycle): number {
+  return cycle.counts.files + (cycle.counts.versions ?? 0);
 }
 
 function fresh(now: number): ScrubState {

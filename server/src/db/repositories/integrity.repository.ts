@@ -11,6 +11,12 @@ export interface FileBlobRow {
   wrappedKey: string;
   size: number;
   crc32: number | null;
+  sha256: string;
+}
+
+/** What the check needs of a version row to verify its blob. */
+export interface VersionBlobRow extends FileBlobRow {
+  fileId: string;
 }
 
 /** A file's stored thumbnail and preview, as recorded by the thumbnail job. */
@@ -24,7 +30,8 @@ export interface MediaBlobRow {
   previewSize: number | null;
 }
 
-const FILE_BLOB_COLUMNS = ['id', 'storageKey', 'wrappedKey', 'size', 'crc32'] as const;
+const FILE_BLOB_COLUMNS = ['id', 'storageKey', 'wrappedKey', 'size', 'crc32', 'sha256'] as const;
+const VERSION_BLOB_COLUMNS = [...FILE_BLOB_COLUMNS, 'fileId'] as const;
 
 const MEDIA_COLUMNS = [
   'fileMedia.fileId',
@@ -53,6 +60,18 @@ export class IntegrityRepository {
 
   findFile(id: string): Promise<FileBlobRow | undefined> {
     return this.db.selectFrom('file').select(FILE_BLOB_COLUMNS).where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Versions in id order after `after`. */
+  async versionsAfter(after: string | null, limit: number): Promise<VersionBlobRow[]> {
+    let query = this.db.selectFrom('fileVersion').select(VERSION_BLOB_COLUMNS).orderBy('id').limit(limit);
+    if (after !== null) query = query.where('id', '>', after);
+    const rows = await query.execute();
+    return rows.map((r) => ({ ...r, size: Number(r.size), crc32: r.crc32 === null ? null : Number(r.crc32) }));
+  }
+
+  findVersion(id: string): Promise<VersionBlobRow | undefined> {
+    return this.db.selectFrom('fileVersion').select(VERSION_BLOB_COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
   /** Keeps the CRC-32 of a file stored before uploads kept one, unless its content changed since it was read. */
@@ -96,13 +115,19 @@ export class IntegrityRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** Which of `keys` a file, a thumbnail, a preview or a resumable upload refers to. */
+  /** Which of `keys` a file, a version, a thumbnail, a preview or a resumable upload refers to. */
   async referencedKeys(keys: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let i = 0; i < keys.length; i += KEY_PAGE) {
       const page = keys.slice(i, i + KEY_PAGE);
       const queries = [
-        this.db.selectFrom('file').select('storageKey as key').where('storageKey', 'in', page),
+        // One statement, one snapshot: a content moving between a file and its versions (a
+        // replacement, a restore) is seen in one of the two, never in neither.
+        this.db
+          .selectFrom('file')
+          .select('storageKey as key')
+          .where('storageKey', 'in', page)
+          .unionAll(this.db.selectFrom('fileVersion').select('storageKey as key').where('storageKey', 'in', page)),
         this.db.selectFrom('fileMedia').select('thumbnailId as key').where('thumbnailId', 'in', page),
         this.db.selectFrom('fileMedia').select('previewId as key').where('previewId', 'in', page),
         this.db.selectFrom('tusUpload').select('storageKey as key').where('storageKey', 'in', page),
