@@ -1,4 +1,4 @@
-import type { FileDto, FolderDto, ItemShareDto, ShareLinkDto } from '@nimbus/common';
+import type { FileDto, FileVersionListDto, FolderDto, ItemShareDto, ShareLinkDto } from '@nimbus/common';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,6 +211,20 @@ describe('item shares: the authorization matrix', () => {
     await new TestBrowser(t.app).request('POST', `/share-service/public/${link.token}/upload`, body, { 'content-type': contentType });
     const files = (await as.owner.get(`/file-service/list?parent=${root._id}&search=${name}`)).json<FileDto[]>();
     return files.find((f) => f.filename === name)!;
+  };
+
+  /** A file of the folder whose content was replaced once: it has one version. */
+  const versionedFile = async () => {
+    const file = await freshFile();
+    const { body, contentType } = await multipartBody([{ name: 'file', filename: 'v.txt', data: 'newer' }]);
+    await as.owner.request('POST', `/file-service/upload-version/${file._id}`, body, { 'content-type': contentType });
+    const versionId = (await as.owner.get(`/file-service/versions/${file._id}`)).json<FileVersionListDto>().versions[0]!.id;
+    return { id: file._id, versionId };
+  };
+  const trashedVersionedFile = async () => {
+    const file = await versionedFile();
+    await as.owner.patch('/file-service/trash', { id: file.id });
+    return file;
   };
 
   const freshVideo = async () => {
@@ -548,6 +562,62 @@ describe('item shares: the authorization matrix', () => {
       route: 'DELETE /item-share-service/shared-with-me/:id',
       kind: 'recipient',
       call: async (b) => b.delete(`/item-share-service/shared-with-me/${await viewerShare()}`),
+    },
+    {
+      name: 'GET versions of a file',
+      route: 'GET /file-service/versions/:id',
+      kind: 'read',
+      call: async (b) => b.get(`/file-service/versions/${(await versionedFile()).id}`),
+    },
+    {
+      name: 'GET download of a version',
+      route: 'GET /file-service/versions/:id/:versionId/download',
+      kind: 'read',
+      call: async (b) => {
+        const file = await versionedFile();
+        return b.get(`/file-service/versions/${file.id}/${file.versionId}/download`);
+      },
+    },
+    {
+      name: 'POST restore of a version',
+      route: 'POST /file-service/versions/:id/:versionId/restore',
+      kind: 'write',
+      call: async (b) => {
+        const file = await versionedFile();
+        return b.post(`/file-service/versions/${file.id}/${file.versionId}/restore`);
+      },
+    },
+    {
+      name: 'DELETE a version',
+      route: 'DELETE /file-service/versions/:id/:versionId',
+      kind: 'owner-only',
+      call: async (b) => {
+        const file = await versionedFile();
+        return b.delete(`/file-service/versions/${file.id}/${file.versionId}`);
+      },
+    },
+    {
+      name: 'POST upload-version',
+      route: 'POST /file-service/upload-version/:id',
+      kind: 'write',
+      call: async (b) =>
+        multipart(b, `/file-service/upload-version/${(await freshFile())._id}`, [{ name: 'file', filename: 'n.txt', data: 'next' }]),
+    },
+    // A trashed file's versions are the owner's, as the file is.
+    {
+      name: 'GET versions of a trashed file',
+      route: 'GET /file-service/versions/:id',
+      kind: 'owner-only',
+      call: async (b) => b.get(`/file-service/versions/${(await trashedVersionedFile()).id}`),
+    },
+    {
+      name: 'GET download of a version of a trashed file',
+      route: 'GET /file-service/versions/:id/:versionId/download',
+      kind: 'owner-only',
+      call: async (b) => {
+        const file = await trashedVersionedFile();
+        return b.get(`/file-service/versions/${file.id}/${file.versionId}/download`);
+      },
     },
   ];
 
