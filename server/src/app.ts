@@ -51,6 +51,8 @@ import { MoveService } from './services/drive/move.service.js';
 import { TrashService } from './services/drive/trash.service.js';
 import { UploadService } from './services/uploads/upload.service.js';
 import { FileVersions } from './services/versions/file-versions.js';
+import { RestoreAsOfService } from './services/versions/restore-as-of.service.js';
+import { restoreAsOfRoutes } from './http/routes/versions/restore-as-of.routes.js';
 import { FileVersionService } from './services/versions/file-version.service.js';
 import { versionRoutes } from './http/routes/versions/versions.routes.js';
 import { FolderUploadService } from './services/uploads/folder-upload.service.js';
@@ -486,6 +488,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   itemShareRoutes(app, { itemShares, requireAuth });
   fileRoutes(app, { files, trash, moves, downloads, answers, access, sharedDrive, itemShares, requireAuth });
   folderRoutes(app, { folders, trash, answers, access, sharedDrive, itemShares, requireAuth });
+  restoreAsOfRoutes(app, { restoreAsOf: new RestoreAsOfService(uow, trash, fileVersions, events, clock), requireAuth });
   uploadRoutes(app, {
     uploads,
     folderUploads: new FolderUploadService({ uploads, folders, trash }),

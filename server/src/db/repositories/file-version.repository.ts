@@ -141,4 +141,81 @@ export class FileVersionRepository {
     }
     return emails;
   }
+
+  /**
+   * Files of the owner whose content changed after `at` (or that first appeared after it), in id
+   * order after `afterId`: the only ones a restore "as it was at" may have to change. `folderIds`:
+   * the folders to look in (at most a few hundred, the caller's chunk); null: the whole drive.
+   */
+  async filesChangedAfter(
+    ownerId: string,
+    folderIds: string[] | null,
+    at: number,
+    afterId: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    if (folderIds !== null && folderIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('file')
+      .select('id')
+      .where('ownerId', '=', ownerId)
+      .where('uploadedAt', '>', at)
+      .$if(folderIds !== null, (q) => q.where('folderId', 'in', folderIds!))
+      .$if(afterId !== null, (q) => q.where('id', '>', afterId!))
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Items of the owner that existed at `at` and were trashed after it, in these folders (files)
+   * or among them (folders); null: the whole drive. With the folder each went to the trash with.
+   */
+  async trashedAfter(
+    ownerId: string,
+    folderIds: string[] | null,
+    at: number,
+  ): Promise<{ files: TrashedItem[]; folders: TrashedItem[]; newFiles: string[] }> {
+    const files: TrashedItem[] = [];
+    const folders: TrashedItem[] = [];
+    const newFiles: string[] = [];
+    const chunks = folderIds === null ? [null] : chunked(folderIds);
+    for (const chunk of chunks) {
+      const fileRows = await this.db
+        .selectFrom('file')
+        .select(['id', 'trashedVia', 'trashedAt', 'createdAt'])
+        .where('ownerId', '=', ownerId)
+        .where('trashedAt', '>', at)
+        .$if(chunk !== null, (q) => q.where('folderId', 'in', chunk!))
+        .execute();
+      for (const row of fileRows) {
+        if (row.createdAt <= at) files.push({ id: row.id, trashedVia: row.trashedVia, trashedAt: row.trashedAt! });
+        else newFiles.push(row.id);
+      }
+      const folderRows = await this.db
+        .selectFrom('folder')
+        .select(['id', 'trashedVia', 'trashedAt'])
+        .where('ownerId', '=', ownerId)
+        .where('trashedAt', '>', at)
+        .where('createdAt', '<=', at)
+        .$if(chunk !== null, (q) => q.where('id', 'in', chunk!))
+        .execute();
+      for (const row of folderRows) folders.push({ id: row.id, trashedVia: row.trashedVia, trashedAt: row.trashedAt! });
+    }
+    return { files, folders, newFiles };
+  }
+}
+
+/** A trashed file or folder, and the folder whose trashing took it along (null: trashed itself). */
+export interface TrashedItem {
+  id: string;
+  trashedVia: string | null;
+  trashedAt: number;
+}
+
+function chunked<T>(items: T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += CHUNK) chunks.push(items.slice(i, i + CHUNK));
+  return chunks;
 }

@@ -1,0 +1,173 @@
+import type { ItemRef } from '@nimbus/common';
+import type { FileRow } from '../../db/repositories/file.repository.js';
+import type { FileVersionRow, TrashedItem } from '../../db/repositories/file-version.repository.js';
+import type { DriveRepositories, UnitOfWork } from '../../db/unit-of-work.js';
+import { InvalidError, NotFoundError } from '../../domain/errors.js';
+import type { Clock } from '../clock.js';
+import type { DriveEvents } from '../drive/drive-events.js';
+import type { TrashService } from '../drive/trash.service.js';
+import type { ContentAuthor, FileVersions } from './file-versions.js';
+
+/** What a restore "as it was at" did (see RestoreAsOfResultDto). */
+export interface RestoreAsOfResult {
+  revertedFiles: number;
+  restoredFromTrash: number;
+  movedToTrash: number;
+  notRecoverable: number;
+}
+
+/** What becomes of one file in a restore as it was at a time. */
+export type FileDecision =
+  /** Its content then is its content now (or it is a file made since, already in the trash). */
+  | { kind: 'keep' }
+  /** Its content then is this version: it becomes the current content again. */
+  | { kind: 'revert'; version: FileVersionRow }
+  /** It did not exist then: to the trash. */
+  | { kind: 'trash' }
+  /** It existed then, but the content it had is no longer kept (retention let it go). */
+  | { kind: 'not-recoverable' };
+
+type FileFacts = Pick<FileRow, 'uploadedAt' | 'createdAt' | 'sha256' | 'size' | 'trashedAt'>;
+
+/**
+ * The decision for one file at time `at`, given the newest version stored at or before `at`
+ * (`FileVersionRepository.latestAtOrBefore`). That version is the content at `at` only if it was
+ * not yet replaced then: when the versions in between were thinned, an older one would be a
+ * content the file never had at `at`, so the file is left as it is rather than taken further back.
+ */
+export function decideFile(file: FileFacts, newestBefore: FileVersionRow | undefined, at: number): FileDecision {
+  if (file.createdAt > at) return file.trashedAt === null ? { kind: 'trash' } : { kind: 'keep' };
+  if (file.uploadedAt <= at) return { kind: 'keep' };
+  if (!newestBefore || newestBefore.uploadedAt > at || newestBefore.replacedAt <= at) return { kind: 'not-recoverable' };
+  // The same bytes are there already (a second run of the same restore): nothing to swap.
+  if (newestBefore.sha256 === file.sha256 && newestBefore.size === file.size) return { kind: 'keep' };
+  return { kind: 'revert', version: newestBefore };
+}
+
+const ROOT = '/';
+
+/**
+ * Puts a folder (or the whole drive) back as it was at a time: after a bad sync, a mass overwrite
+ * or ransomware. Every file gets back the content it had then (the content it replaces is kept as a
+ * version, so the restore itself can be undone); items trashed since then come back; files made
+ * since then go to the trash. Nothing is deleted.
+ *
+ * It works in batches of files, each its own transaction under the owner's tree lock, so a drive of
+ * a hundred thousand files never holds one transaction (nor, on SQLite, every other request) for
+ * long. Running it again changes nothing: each file already has its content of then.
+ */
+export class RestoreAsOfService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly trash: TrashService,
+    private readonly versions: FileVersions,
+    private readonly events: DriveEvents,
+    private readonly clock: Clock,
+    private readonly options: { batch: number } = { batch: 200 },
+  ) {}
+
+  /**
+   * `folderRef`: a folder of the owner, active, or '/' for the whole drive. `at` in epoch ms, not
+   * in the future (a date to come would change nothing, and is more likely a mistyped year).
+   */
+  async restore(
+    ownerId: string,
+    folderRef: string,
+    at: number,
+    author: ContentAuthor = { accountId: ownerId, via: null },
+  ): Promise<RestoreAsOfResult> {
+    if (at > this.clock.now())
+      throw new InvalidError('The time to restore to is in the future', [{ path: 'at', message: 'in the future' }]);
+    const folderIds = await this.scope(ownerId, folderRef);
+    const result: RestoreAsOfResult = { revertedFiles: 0, restoredFromTrash: 0, movedToTrash: 0, notRecoverable: 0 };
+
+    // First what was trashed since: a folder coming back brings its files, whose content the walk below then sets.
+    const trashed = await this.uow.repos.versions.trashedAfter(ownerId, folderIds, at);
+    const tops = topsOf(trashed.folders, trashed.files);
+    for (let i = 0; i < tops.length; i += this.options.batch) await this.trash.restore(ownerId, tops.slice(i, i + this.options.batch));
+    result.restoredFromTrash = trashed.folders.length + trashed.files.length;
+    // Files made since that were in the trash already (perhaps back now with their folder): not counted as moved there.
+    const wereTrashed = new Set(trashed.newFiles);
+
+    const chunks = folderIds === null ? [null] : chunk(folderIds, 500);
+    for (const folders of chunks) {
+      for (let after: string | null = null; ;) {
+        const ids = await this.uow.repos.versions.filesChangedAfter(ownerId, folders, at, after, this.options.batch);
+        if (ids.length === 0) break;
+        after = ids[ids.length - 1]!;
+        const toTrash = await this.uow.run((r) => this.batch(r, ownerId, ids, at, author, result));
+        this.events.committed();
+        if (toTrash.length > 0) {
+          await this.trash.trash(
+            ownerId,
+            toTrash.map((id): ItemRef => ({ type: 'file', id })),
+          );
+          result.movedToTrash += toTrash.filter((id) => !wereTrashed.has(id)).length;
+        }
+      }
+    }
+    return result;
+  }
+
+  /** One batch of files in one transaction; answers the files to move to the trash. */
+  private async batch(
+    r: DriveRepositories,
+    ownerId: string,
+    ids: string[],
+    at: number,
+    author: ContentAuthor,
+    result: RestoreAsOfResult,
+  ): Promise<string[]> {
+    await r.folders.lockTree(ownerId);
+    const now = this.clock.now();
+    const toTrash: string[] = [];
+    for (const id of ids) {
+      // Read again under the lock: the walk's list was read outside this transaction.
+      const file = await r.files.findOwned(ownerId, id);
+      if (!file) continue;
+      const before = file.createdAt <= at && file.uploadedAt > at ? await r.versions.latestAtOrBefore(id, at) : undefined;
+      const decision = decideFile(file, before, at);
+      if (decision.kind === 'trash') toTrash.push(id);
+      else if (decision.kind === 'not-recoverable') result.notRecoverable++;
+      else if (decision.kind === 'revert') {
+        // Detached before the swap: the per-file cap the swap applies must not release the blob the file takes.
+        await r.versions.detach(decision.version.id);
+        const swapped = await this.versions.swapContent(r, file, decision.version, author, now);
+        await this.events.blobsReleased(r.db, ownerId, swapped.released);
+        await this.events.fileStored(r.db, swapped.file);
+        result.revertedFiles++;
+      }
+    }
+    return toTrash;
+  }
+
+  /** The folders whose files the restore covers, the folder's own included; null for the whole drive. */
+  private async scope(ownerId: string, folderRef: string): Promise<string[] | null> {
+    if (folderRef === ROOT) return null;
+    const folder = await this.uow.repos.folders.findOwned(ownerId, folderRef);
+    if (!folder || folder.trashedAt !== null) throw new NotFoundError('FOLDER_NOT_FOUND', 'Folder not found');
+    return this.uow.repos.folders.subtreeIds(ownerId, [folder.id]);
+  }
+}
+
+/**
+ * The items to hand to the trash's restore: those trashed themselves, or with a folder that does
+ * not come back (made after the time restored to); the others come back with their folder.
+ */
+function topsOf(folders: TrashedItem[], files: TrashedItem[]): ItemRef[] {
+  const returning = new Set(folders.map((f) => f.id));
+  const top = (item: TrashedItem) => item.trashedVia === null || !returning.has(item.trashedVia);
+  // The last trashed first: an item trashed before its folder was trashed then comes back after
+  // that folder, into it (the trash restores into the root an item whose folder is still trashed).
+  const items = [
+    ...folders.filter(top).map((f) => ({ ref: { type: 'folder', id: f.id } as ItemRef, at: f.trashedAt })),
+    ...files.filter(top).map((f) => ({ ref: { type: 'file', id: f.id } as ItemRef, at: f.trashedAt })),
+  ];
+  return items.sort((a, b) => b.at - a.at).map((i) => i.ref);
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}
