@@ -443,6 +443,12 @@ describe('item shares: the authorization matrix', () => {
       call: async (b) => b.patch('/folder-service/restore', { id: (await trashedFolder())._id }),
     },
     {
+      name: 'POST restore-as-of of a folder in the share',
+      route: 'POST /folder-service/restore-as-of',
+      kind: 'owner-only',
+      call: async (b) => b.post('/folder-service/restore-as-of', { id: (await freshFolder())._id, at: new Date().toISOString() }),
+    },
+    {
       name: 'DELETE file remove',
       route: 'DELETE /file-service/remove',
       kind: 'owner-only',
