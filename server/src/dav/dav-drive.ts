@@ -5,6 +5,7 @@ import type { FileService } from '../services/drive/file.service.js';
 import type { FolderService } from '../services/drive/folder.service.js';
 import type { TrashService } from '../services/drive/trash.service.js';
 import type { UploadService } from '../services/uploads/upload.service.js';
+import type { ContentAuthor } from '../services/versions/file-versions.js';
 import type { DavDriveService, FileCursor, FileRow, FolderRow, StoredAsset } from '../services/webdav/dav-drive.service.js';
 import type { DavPropertyService } from '../services/webdav/dav-property.service.js';
 import { assertNotShareRoot, assertSameSpace, type AccessNeed, type ItemAccessAnswer } from '../services/sharing/item-access.js';
@@ -228,20 +229,30 @@ export class DavDrive {
     return this.deps.folders.create(writer.ownerId, name, parent.kind === 'folder' ? parent.row.id : '/');
   }
 
-  /** A new file; inside a share its bytes are the owner's and count against the owner's quota. */
-  async createFile(callerId: string, parent: DavCollection, name: string, body: Readable): Promise<FileRow> {
+  /**
+   * A new file; inside a share its bytes are the owner's and count against the owner's quota.
+   * `via` is the app password the caller signed in with: the content is recorded as theirs, through it.
+   */
+  async createFile(callerId: string, parent: DavCollection, name: string, body: Readable, via: string | null = null): Promise<FileRow> {
     const writer = await this.writerOf(callerId, parent);
     return this.deps.uploads.storeFile({
       ownerId: writer.ownerId,
       filename: name,
       folderId: parent.kind === 'folder' ? parent.row.id : null,
       body,
+      author: { accountId: callerId, via },
     });
   }
 
-  async replaceFile(callerId: string, file: Extract<DavItem, { kind: 'file' }>, body: Readable): Promise<FileRow> {
+  /** New content for a file; the old one is kept as a version of it. */
+  async replaceFile(
+    callerId: string,
+    file: Extract<DavItem, { kind: 'file' }>,
+    body: Readable,
+    via: string | null = null,
+  ): Promise<FileRow> {
     const writer = await this.reachOf(callerId, file, 'write');
-    return this.deps.uploads.replaceContent(writer.ownerId, file.row.id, body);
+    return this.deps.uploads.replaceContent(writer.ownerId, file.row.id, body, { accountId: callerId, via });
   }
 
   /** To the Nimbus trash (the owner's, inside a share), restorable from the web app. */
@@ -284,16 +295,26 @@ export class DavDrive {
     }
   }
 
-  /** Copies a file (its bytes read and stored again under a new key) or a folder, deep or not. */
-  copy(transfer: DavTransfer, name: string, deep: boolean): Promise<void> {
-    return this.copyInto(transfer.targetOwnerId, transfer.item, transfer.parent, name, deep);
+  /**
+   * Copies a file (its bytes read and stored again under a new key) or a folder, deep or not. The
+   * copies' contents are recorded as stored by `author`, who made them.
+   */
+  copy(transfer: DavTransfer, name: string, deep: boolean, author?: ContentAuthor): Promise<void> {
+    return this.copyInto(transfer.targetOwnerId, transfer.item, transfer.parent, name, deep, author);
   }
 
-  private async copyInto(ownerId: string, item: DriveItem, parent: DriveFolder, name: string, deep: boolean): Promise<void> {
+  private async copyInto(
+    ownerId: string,
+    item: DriveItem,
+    parent: DriveFolder,
+    name: string,
+    deep: boolean,
+    author: ContentAuthor | undefined,
+  ): Promise<void> {
     const folderId = folderIdOf(parent);
     if (item.kind === 'file') {
       const body = await this.deps.data.read(item.row);
-      const copy = await this.deps.uploads.storeFile({ ownerId, filename: name, folderId, body });
+      const copy = await this.deps.uploads.storeFile({ ownerId, filename: name, folderId, body, ...(author ? { author } : {}) });
       await this.deps.properties.copy(item.row.id, copy.id);
       return;
     }
@@ -303,7 +324,7 @@ export class DavDrive {
     const into: DriveFolder = { kind: 'folder', path: [...parent.path, name], row: folder };
     for await (const member of this.members(item.row.ownerId, item)) {
       // The stored name, not the WebDAV one: copied duplicates stay duplicates, each with its own suffix.
-      await this.copyInto(ownerId, member, into, member.kind === 'file' ? member.row.filename : member.row.name, true);
+      await this.copyInto(ownerId, member, into, member.kind === 'file' ? member.row.filename : member.row.name, true, author);
     }
   }
 

@@ -37,6 +37,8 @@ export interface DavRequest {
   body: Readable;
   /** The hosts the client addressed: its Host header and, behind a trusted proxy, the forwarded host. */
   hosts: string[];
+  /** The name of the app password the request signed in with: contents it stores are recorded as come through it. */
+  via?: string | null;
 }
 
 export type DavResponse =
@@ -266,7 +268,7 @@ export class DavServer {
     checkPreconditions(request, existing);
     if (existing) {
       await this.assertUnlocked(callerId, tokens, [{ key: pathKey(path), deep: false }]);
-      const file = await this.drive.replaceFile(callerId, existing, request.body);
+      const file = await this.drive.replaceFile(callerId, existing, request.body, request.via ?? null);
       return reply(204, { etag: fileEtag(file.sha256) });
     }
     const parent = await this.drive.parentOf(callerId, path);
@@ -274,7 +276,7 @@ export class DavServer {
       { key: pathKey(path), deep: false },
       { key: parentKey(path), deep: false },
     ]);
-    const file = await this.drive.createFile(callerId, parent, path[path.length - 1]!, request.body);
+    const file = await this.drive.createFile(callerId, parent, path[path.length - 1]!, request.body, request.via ?? null);
     return reply(201, { etag: fileEtag(file.sha256), location: hrefOf(path, false) });
   }
 
@@ -487,7 +489,7 @@ export class DavServer {
       await this.drive.move(transfer, name);
       await this.locks.releaseUnder(callerId, pathKey(path));
     } else {
-      await this.drive.copy(transfer, name, depth === 'infinity');
+      await this.drive.copy(transfer, name, depth === 'infinity', { accountId: callerId, via: request.via ?? null });
     }
     return reply(existing ? 204 : 201, existing ? undefined : { location: hrefOf(dest, item.kind !== 'file') });
   }
@@ -531,7 +533,7 @@ export class DavServer {
     if (parent) {
       // An unmapped URL becomes an empty file (RFC 4918 §7.3), kept by the lock that made it.
       try {
-        await this.drive.createFile(callerId, parent, path[path.length - 1]!, Readable.from([]));
+        await this.drive.createFile(callerId, parent, path[path.length - 1]!, Readable.from([]), request.via ?? null);
       } catch (err) {
         await this.locks.unlock(callerId, lock.path, lock.token);
         throw err;

@@ -5,6 +5,7 @@ import type { FolderRow } from '../../db/repositories/folder.repository.js';
 import type { FolderService } from '../drive/folder.service.js';
 import type { TrashService } from '../drive/trash.service.js';
 import type { UploadService } from './upload.service.js';
+import type { ContentAuthor } from '../versions/file-versions.js';
 
 /** Files undone per transaction when a folder upload fails, and the pause between two batches. */
 const DISCARD_BATCH = 500;
@@ -20,6 +21,8 @@ export class FolderUpload {
   constructor(
     private readonly ownerId: string,
     private readonly deps: { uploads: UploadService; folders: FolderService; trash: TrashService },
+    /** Who uploads, when not the owner (an editor of a shared folder): the files' contents are theirs. */
+    private readonly author?: ContentAuthor,
   ) {}
 
   /** Stores one file at `relativePath` (e.g. `photos/2024/a.jpg`) below `parent` ('/' or a folder id). */
@@ -29,7 +32,13 @@ export class FolderUpload {
     const segments = relativePath.split('/').filter((s) => s !== '' && s !== '.' && s !== '..');
     const name = segments.pop() ?? 'Untitled';
     const folderId = await this.folderFor(root, segments);
-    const file = await this.deps.uploads.storeFile({ ownerId: this.ownerId, filename: name, folderId, body });
+    const file = await this.deps.uploads.storeFile({
+      ownerId: this.ownerId,
+      filename: name,
+      folderId,
+      body,
+      ...(this.author ? { author: this.author } : {}),
+    });
     this.fileIds.push(file.id);
     return file;
   }
@@ -71,7 +80,7 @@ export class FolderUpload {
 export class FolderUploadService {
   constructor(private readonly deps: { uploads: UploadService; folders: FolderService; trash: TrashService }) {}
 
-  begin(ownerId: string): FolderUpload {
-    return new FolderUpload(ownerId, this.deps);
+  begin(ownerId: string, author?: ContentAuthor): FolderUpload {
+    return new FolderUpload(ownerId, this.deps, author);
   }
 }

@@ -94,9 +94,15 @@ export class UploadService {
   ) {}
 
   /** An upload into `parent` ('/' or a folder id of the owner, active). */
-  async uploadInto(input: { ownerId: string; parent: string; filename: string; body: Readable }): Promise<FileRow> {
+  async uploadInto(input: { ownerId: string; parent: string; filename: string; body: Readable; author?: ContentAuthor }): Promise<FileRow> {
     const folderId = await this.folders.resolveActiveParent(input.ownerId, input.parent);
-    return this.storeFile({ ownerId: input.ownerId, filename: input.filename, folderId, body: input.body });
+    return this.storeFile({
+      ownerId: input.ownerId,
+      filename: input.filename,
+      folderId,
+      body: input.body,
+      ...(input.author ? { author: input.author } : {}),
+    });
   }
 
   async storeFile(input: StoreFileInput): Promise<FileRow> {

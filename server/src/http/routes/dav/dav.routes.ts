@@ -5,6 +5,7 @@ import { DomainError, TooManyError, UnavailableError } from '../../../domain/err
 import type { AccountService } from '../../../services/accounts/account.service.js';
 import type { AppPasswordService } from '../../../services/accounts/app-password.service.js';
 import { callerOf } from '../../caller.js';
+import { hashToken } from '../../../security/ids.js';
 import { z } from 'zod';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { statusOf } from '../../plugins/error-handler.js';
@@ -41,6 +42,15 @@ function davStatusOf(error: DomainError): number {
     default:
       return statusOf(error.code);
   }
+}
+
+/** Methods that may store a content: it is recorded as come through the app password signed in with. */
+const STORING_METHODS = new Set(['PUT', 'COPY', 'LOCK']);
+
+/** The name of the account's app password `password` (already verified): who stored a content, as its owner sees it. */
+async function appPasswordName(appPasswords: AppPasswordService, accountId: string, password: string): Promise<string | null> {
+  const secretHash = hashToken(password);
+  return (await appPasswords.list(accountId)).find((p) => p.secretHash === secretHash)?.name ?? null;
 }
 
 function credentialsOf(header: string | undefined): { email: string; password: string } | null {
@@ -118,6 +128,7 @@ export function davRoutes(app: FastifyInstance, deps: DavRoutesDeps): void {
           },
           body: request.raw,
           hosts: [request.headers.host ?? '', request.host],
+          via: STORING_METHODS.has(request.method) ? await appPasswordName(deps.appPasswords, ownerId, credentials.password) : null,
         });
         if (answer.kind === 'file') {
           return sendStoredFile(request, reply, answer.asset, (range) => answer.asset.open(range), {

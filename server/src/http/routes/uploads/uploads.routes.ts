@@ -97,7 +97,7 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
         const filename = field(fields, 'filename') || info.filename || 'Untitled';
         const parent = parentOf(fields);
         reach = await access.parent(callerId, parent, 'write');
-        return uploads.uploadInto({ ownerId: reach.ownerId, parent, filename, body: stream });
+        return uploads.uploadInto({ ownerId: reach.ownerId, parent, filename, body: stream, author: { accountId: callerId, via: null } });
       });
       const file = results.find((r): r is FileRow => r !== undefined);
       if (!file) throw new InvalidError('The upload has no file part');
@@ -151,7 +151,7 @@ export function uploadRoutes(app: FastifyInstance, deps: UploadRoutesDeps): void
             const parent = parentOf(fields);
             reach ??= access.parent(callerId, parent, 'write');
             const answer = await reach;
-            upload ??= folderUploads.begin(answer.ownerId);
+            upload ??= folderUploads.begin(answer.ownerId, { accountId: callerId, via: null });
             const file = await upload.store(parent, meta?.path || meta?.name || info.filename || 'Untitled', stream);
             // Presented as it is stored, so a large upload's answer costs no long loop at its end.
             return presentSharedFile(file, sharedAccessOf(answer));
