@@ -1,13 +1,16 @@
-import type { FileDto, FileVersionListDto } from '@nimbus/common';
+import type { CreatedAppPasswordDto, FileDto, FileVersionListDto } from '@nimbus/common';
 import type { LightMyRequestResponse } from 'fastify';
 import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore } from '../../src/storage/create-stores.js';
 import type { BlobStore } from '../../src/storage/blob-store.js';
-import { startDavApp, type DavAccount, type DavHarness } from '../dav/dav-support.js';
+import { DavClient, type DavAccount } from '../dav/dav-support.js';
 import { createFolder, upload } from '../helpers/drive.js';
+import { recordErrorAnswers, type ErrorAnswer } from '../helpers/error-answers.js';
 import { multipartBody, type Part } from '../helpers/multipart.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { share } from '../item-shares/helpers.js';
 
@@ -35,8 +38,34 @@ const download = (browser: TestBrowser, fileId: string, versionId: string, query
 
 const codeOf = (answer: LightMyRequestResponse) => [answer.statusCode, answer.json<{ code: string }>().code];
 
+interface Harness extends TestApp {
+  account(): Promise<DavAccount>;
+  /** Every error answer the app gave, by route: each must be documented in the API reference. */
+  errors: ErrorAnswer[];
+}
+
+/** The whole server over real HTTP (WebDAV clients connect to it), recording its error answers. */
+async function startApp(): Promise<Harness> {
+  const t = await createTestApp({ search: { enabled: false, embeddings: null } });
+  const errors = recordErrorAnswers(t.app);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  return {
+    ...t,
+    errors,
+    async account() {
+      const browser = new TestBrowser(t.app);
+      const { id, email, password } = await browser.signUp();
+      const created = await browser.post('/user-service/app-passwords', { name: 'WebDAV test' });
+      if (created.statusCode !== 201) throw new Error(`app password failed: ${created.statusCode} ${created.body}`);
+      const appPassword = created.json<CreatedAppPasswordDto>().password;
+      return { browser, id, email, password, appPassword, dav: DavClient.basic(origin, email, appPassword) };
+    },
+  };
+}
+
 describe('the versions API', () => {
-  let h: DavHarness;
+  let h: Harness;
   let blobs: BlobStore;
   let owner: DavAccount;
 
@@ -47,7 +76,7 @@ describe('the versions API', () => {
     );
 
   beforeAll(async () => {
-    h = await startDavApp();
+    h = await startApp();
     blobs = createBlobStore(h.config.storage);
     owner = await h.account();
   });
@@ -452,5 +481,20 @@ describe('the versions API', () => {
       // The name stays the file's, whatever the part was called.
       expect(ok.json<FileDto>().filename).toBe('fields.txt');
     });
+  });
+  it('documents every error answer these calls got, under its status', async () => {
+    type Operation = {
+      responses: Record<string, { content?: Record<string, { schema?: { properties?: { code?: { enum?: string[] } } } }> }>;
+    };
+    const paths = (await h.app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, Operation>>;
+    }>().paths;
+    const ours = h.errors.filter((e) => e.route.startsWith('/file-service/versions') || e.route.startsWith('/file-service/upload-version'));
+    expect(new Set(ours.map((e) => e.route)).size).toBe(5);
+    const undocumented = ours.filter((e) => {
+      const op = paths[e.route.replace(/:(\w+)/g, '{$1}')]?.[e.method.toLowerCase()];
+      return !op?.responses[String(e.status)]?.content?.['application/json']?.schema?.properties?.code?.enum?.includes(e.code);
+    });
+    expect(undocumented).toEqual([]);
   });
 });
