@@ -68,6 +68,9 @@ const FEATURE_ENTRY_POINTS = [
   'upload/UploadDropZone',
   'upload/UploadPanel',
   'upload/useUploadPickers',
+  'upload/useVersionUpload',
+  'versions/FileVersions',
+  'versions/RestoreAsOfDialog',
 ];
 const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

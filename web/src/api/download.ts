@@ -1,5 +1,6 @@
 import { refreshSession } from './client';
 import { downloadUrl, zipDownloadUrl } from './drive.api';
+import { versionDownloadUrl } from './versions.api';
 
 /** Lets the browser download a URL of this origin (authenticated by the session cookies it refreshes first). */
 async function downloadFrom(url: string): Promise<void> {
@@ -25,6 +26,11 @@ export function downloadItems(items: readonly { type: 'file' | 'folder'; id: str
   const folders = items.filter((item) => item.type === 'folder').map((item) => item.id);
   const files = items.filter((item) => item.type === 'file').map((item) => item.id);
   return downloadFrom(zipDownloadUrl(folders, files));
+}
+
+/** An earlier content of a file, under the file's name. */
+export function downloadVersion(fileId: string, versionId: string): Promise<void> {
+  return downloadFrom(versionDownloadUrl(fileId, versionId));
 }
 
 /** The signed-in user's whole drive (trash excluded) as one zip. */

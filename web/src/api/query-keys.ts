@@ -16,6 +16,8 @@ export const fileKeys = {
   quickList: () => [...fileKeys.all, 'quick-list'] as const,
   info: (id: string) => [...fileKeys.all, 'info', id] as const,
   suggested: (params: Record<string, unknown>) => [...fileKeys.all, 'suggested', params] as const,
+  /** A file's content history: under `all`, so whatever refreshes the files after a change refreshes it too. */
+  versions: (id: string) => [...fileKeys.all, 'versions', id] as const,
 };
 
 /** Folder lists, folder info and move-dialog lists. Invalidate `all` after any change to folders. */

@@ -1,6 +1,7 @@
 import { useRef, type MouseEvent } from 'react';
 import type { SharedAccessDto } from '@nimbus/common';
 import { FolderIcon, ShareIcon } from '../../components/icons';
+import { lazyModule, useLazyModule } from '../../components/lazy-module';
 import { ROLE_LABELS } from '../item-shares/share-messages';
 import { Spinner } from '../../components/Spinner';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
@@ -13,6 +14,9 @@ import { FoldersSection } from './FoldersSection';
 import { QuickAccess } from './QuickAccess';
 import { TrashNotice } from './TrashNotice';
 import { useScrollMemory } from './useScrollMemory';
+
+/** The trash's "Restore drive as it was…" (its dialog) is not needed to draw the page. */
+const restoreDrive = lazyModule(() => import('../versions/RestoreAsOfDialog'));
 
 export interface BrowserPageProps {
   section: 'home' | 'trash';
@@ -51,6 +55,7 @@ export function BrowserPage(props: BrowserPageProps) {
   const files = useFileListQuery(scope);
   const folder = useFolderInfoQuery(folderId);
   const isHomeRoot = section === 'home' && !folderId && !search;
+  const RestoreDriveButton = useLazyModule(restoreDrive)?.RestoreDriveButton;
 
   useScrollMemory(scrollRef, folders.isSuccess && files.isSuccess);
 
@@ -68,6 +73,7 @@ export function BrowserPage(props: BrowserPageProps) {
         {folder.data?.shared && <SharedByLine shared={folder.data.shared} />}
         {folder.isError && <MissingFolder />}
         {section === 'trash' && <TrashNotice />}
+        {section === 'trash' && !folderId && !search && RestoreDriveButton && <RestoreDriveButton />}
         {isHomeRoot && <QuickAccess />}
         {folders.isPending ? (
           <div className="flex justify-center py-8">

@@ -11,6 +11,7 @@ import { ROLE_LABELS } from '../item-shares/share-messages';
 /** The links part (its queries, list and dialogs) is not needed to draw the page: it loads once the panel is on screen. */
 const itemLinks = lazyModule(() => import('../share-links/ItemLinks'));
 const peopleWithAccess = lazyModule(() => import('../item-shares/PeopleWithAccess'));
+const fileVersions = lazyModule(() => import('../versions/FileVersions'));
 
 /** Longest name the panel shows before shortening it in the middle with an ellipsis. */
 export const PANEL_NAME_MAX = 66;
@@ -31,6 +32,7 @@ export function DetailPanel() {
   const { file, folder } = useAppSelector((state) => state.selection.mainSection);
   const ItemLinks = useLazyModule(itemLinks)?.ItemLinks;
   const PeopleWithAccess = useLazyModule(peopleWithAccess)?.PeopleWithAccess;
+  const FileVersions = useLazyModule(fileVersions)?.FileVersions;
   const shared = file?.shared ?? folder?.shared;
 
   return (
@@ -96,6 +98,12 @@ export function DetailPanel() {
                 compact
                 item={file ? { itemType: 'file', itemId: file._id } : { itemType: 'folder', itemId: folder!._id }}
               />
+            </div>
+          )}
+          {/* Everyone who may read the file sees its versions; what they may do with them goes by their role. */}
+          {file && FileVersions && (
+            <div className="mt-6 border-t border-gray-100 pt-4">
+              <FileVersions key={file._id} file={file} />
             </div>
           )}
         </>

@@ -130,11 +130,11 @@ describe('a folder shared with the account', () => {
     await waitFor(() => expect(requestsTo('POST', '/folder-service/create')[0]?.body).toEqual({ name: 'Ideas', parent: inner._id }));
   });
 
-  it('as editor: rename, move and trash inside it, but not of the shared folder itself; no public links', async () => {
+  it('as editor: rename, move, trash and new versions inside it, but not of the shared folder itself; no public links', async () => {
     const { root } = sharedTree('editor');
     renderApp(`/folder/${root._id}`, { user: testUser });
     await screen.findByTestId('shared-by');
-    expect(await openMenuOf('budget.pdf')).toEqual(['Multi-select', 'Rename', 'Download', 'Move', 'Trash']);
+    expect(await openMenuOf('budget.pdf')).toEqual(['Multi-select', 'Rename', 'Download', 'Upload new version', 'Move', 'Trash']);
     fireEvent.keyDown(document, { key: 'Escape' });
     expect(await openMenuOf('Drafts')).toEqual(['Multi-select', 'Rename', 'Download', 'Move', 'Trash']);
     fireEvent.keyDown(document, { key: 'Escape' });

@@ -126,6 +126,6 @@ describe('media page', () => {
       within(menu)
         .getAllByRole('menuitem')
         .map((item) => item.textContent),
-    ).toEqual(['Multi-select', 'Share', 'Download', 'Trash']);
+    ).toEqual(['Multi-select', 'Share', 'Download', 'Upload new version', 'Trash']);
   });
 });

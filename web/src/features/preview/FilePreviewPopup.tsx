@@ -20,14 +20,28 @@ const roundButton =
 const arrowButton =
   'absolute top-1/2 z-10 flex size-12 -translate-y-1/2 items-center justify-center rounded-full bg-black/50 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-white';
 
-/** The full-screen preview of an image or a video, with previous/next among the previewable items. */
-export function FilePreviewPopup({ file }: { file: FileDto }) {
+/** An earlier content of the file shown instead of the current one (from its versions). */
+export interface PreviewedVersion {
+  /** Says which version it is, beside the file's name ("Version of 01/05/2025 03:07pm"). */
+  label: string;
+  src: string;
+  isVideo: boolean;
+  onClose: () => void;
+}
+
+/**
+ * The full-screen preview of an image or a video, with previous/next among the previewable items; for
+ * a `version`, that content alone (no siblings, no item menu: its actions are the versions list's).
+ */
+export function FilePreviewPopup({ file, version }: { file: FileDto; version?: PreviewedVersion }) {
   const dispatch = useAppDispatch();
-  const { closing, close } = useSlideClose(() => dispatch(resetPopupSelect()));
-  const { previous, next } = usePreviewSiblings(file._id);
+  const { closing, close } = useSlideClose(() => (version ? version.onClose() : dispatch(resetPopupSelect())));
+  const siblings = usePreviewSiblings(file._id);
+  const { previous, next } = version ? { previous: null, next: null } : siblings;
   const menu = useItemMenu(fileItem(file));
   const dialog = useRef<HTMLDivElement>(null);
-  const credential = useStreamCredential(file.metadata.isVideo);
+  const credential = useStreamCredential(!version && file.metadata.isVideo);
+  const title = version ? `${file.filename} (${version.label})` : file.filename;
   const menuButton = useRef<HTMLButtonElement>(null);
   useFocusTrap(dialog, { initialFocus: 'container' });
 
@@ -58,7 +72,7 @@ export function FilePreviewPopup({ file }: { file: FileDto }) {
       ref={dialog}
       role="dialog"
       aria-modal="true"
-      aria-label={file.filename}
+      aria-label={title}
       tabIndex={-1}
       data-testid="file-preview"
       className={`fixed inset-0 z-50 flex flex-col bg-black/90 ${slideClasses(closing)}`}
@@ -71,12 +85,14 @@ export function FilePreviewPopup({ file }: { file: FileDto }) {
         >
           {extensionBadge(file.filename)}
         </span>
-        <h2 className="min-w-0 flex-1 truncate text-base font-medium" title={file.filename}>
-          {file.filename}
+        <h2 className="min-w-0 flex-1 truncate text-base font-medium" title={title}>
+          {title}
         </h2>
-        <button ref={menuButton} type="button" aria-label="File actions" aria-haspopup="menu" className={roundButton} onClick={openMenu}>
-          <MoreVertIcon className="size-6" />
-        </button>
+        {!version && (
+          <button ref={menuButton} type="button" aria-label="File actions" aria-haspopup="menu" className={roundButton} onClick={openMenu}>
+            <MoreVertIcon className="size-6" />
+          </button>
+        )}
         <button type="button" aria-label="Close preview" className={roundButton} onClick={close}>
           <CloseIcon className="size-6" />
         </button>
@@ -91,7 +107,13 @@ export function FilePreviewPopup({ file }: { file: FileDto }) {
             <ChevronLeftIcon className="size-8" />
           </button>
         )}
-        {file.metadata.isVideo ? (
+        {version ? (
+          version.isVideo ? (
+            <PreviewVideo key={version.src} file={file} credential="ready" src={version.src} />
+          ) : (
+            <PreviewImage key={version.src} file={file} src={version.src} />
+          )
+        ) : file.metadata.isVideo ? (
           <PreviewVideo key={file._id} file={file} credential={credential} />
         ) : (
           <PreviewImage key={file._id} file={file} />

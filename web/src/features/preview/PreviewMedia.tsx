@@ -15,15 +15,15 @@ function PreviewError({ message }: { message: string }) {
   );
 }
 
-/** The full-size image; "Error loading image" when it cannot be loaded. */
-export function PreviewImage({ file }: { file: FileDto }) {
+/** The full-size image (or `src`, an earlier content of the file); "Error loading image" when it cannot be loaded. */
+export function PreviewImage({ file, src }: { file: FileDto; src?: string }) {
   const [status, setStatus] = useState<'loading' | 'loaded' | 'error'>('loading');
   if (status === 'error') return <PreviewError message={FILE_MESSAGES.errorLoadingImage} />;
   return (
     <>
       {status === 'loading' && <Spinner className="absolute size-10" label="Loading image" />}
       <img
-        src={fullImageUrl(file._id)}
+        src={src ?? fullImageUrl(file._id)}
         alt={file.filename}
         data-testid="preview-image"
         onLoad={() => setStatus('loaded')}
@@ -34,14 +34,14 @@ export function PreviewImage({ file }: { file: FileDto }) {
   );
 }
 
-/** The video player, streaming with seeking once the stream credential is there. */
-export function PreviewVideo({ file, credential }: { file: FileDto; credential: CredentialStatus }) {
+/** The video player, streaming with seeking once the stream credential is there (`src`: an earlier content, read with the session). */
+export function PreviewVideo({ file, credential, src }: { file: FileDto; credential: CredentialStatus; src?: string }) {
   const [failed, setFailed] = useState(false);
   if (credential === 'error' || failed) return <PreviewError message={FILE_MESSAGES.errorGettingVideo} />;
   if (credential !== 'ready') return <Spinner className="size-10" label="Loading video" />;
   return (
     <video
-      src={streamVideoUrl(file._id)}
+      src={src ?? streamVideoUrl(file._id)}
       controls
       autoPlay
       playsInline

@@ -147,17 +147,17 @@ describe('context menus', () => {
       .getAllByRole('menuitem')
       .map((item) => item.textContent);
 
-  it('right-click on a file: multi-select, rename, share, download, move, trash', async () => {
+  it('right-click on a file: multi-select, rename, share, download, upload new version, move, trash', async () => {
     setup();
     fireEvent.contextMenu(await option('report.pdf'), { clientX: 100, clientY: 120 });
     expect(screen.getByRole('menu', { name: 'Actions for report.pdf' })).toBeTruthy();
-    expect(entries()).toEqual(['Multi-select', 'Rename', 'Share', 'Download', 'Move', 'Trash']);
+    expect(entries()).toEqual(['Multi-select', 'Rename', 'Share', 'Download', 'Upload new version', 'Move', 'Trash']);
   });
 
-  it('folders have no share; the menu closes on Escape', async () => {
+  it('folders have no share and no new version, but a restore as it was; the menu closes on Escape', async () => {
     setup();
     fireEvent.contextMenu(await option('Projects'));
-    expect(entries()).toEqual(['Multi-select', 'Rename', 'Download', 'Move', 'Trash']);
+    expect(entries()).toEqual(['Multi-select', 'Rename', 'Download', 'Move', 'Restore as it was…', 'Trash']);
     fireEvent.keyDown(screen.getAllByRole('menuitem')[0]!, { key: 'Escape' });
     expect(screen.queryByRole('menu')).toBeNull();
   });

@@ -1,8 +1,9 @@
-import { TIMINGS } from '@nimbus/common';
+import { TIMINGS, type FileDto } from '@nimbus/common';
 import type { QueryClient } from '@tanstack/react-query';
 import { fileKeys, folderKeys, storageKeys } from '../../api/query-keys';
 import { RESUMABLE_MIN_BYTES, startResumableUpload } from '../../api/resumable-uploads.api';
 import { uploadFile, uploadFolder, type FolderUploadFile } from '../../api/uploads.api';
+import { uploadVersion } from '../../api/versions.api';
 import type { AppDispatch } from '../../state/store';
 import { addUpload, cancelUpload, completeUpload, setUploadProgress } from '../../state/upload.slice';
 import { organizeApi } from '../organize/organize.api';
@@ -93,4 +94,16 @@ export function uploadFolderFiles(context: UploadContext, files: FolderUploadFil
     }
   };
   void runUpload({ id, size, into, refetchFolders: true, send }, context);
+}
+
+/** A new content for file `fileId` (one row named after the picked file); settles with the file as it is now, or null. */
+export async function uploadNewVersion(context: UploadContext, file: File, fileId: string, into: string): Promise<FileDto | null> {
+  const id = newUploadId();
+  let stored: FileDto | null = null;
+  context.dispatch(addUpload({ id, name: file.name, type: 'file', size: file.size }));
+  const send: UploadJob['send'] = async (signal, onProgress) => {
+    stored = await uploadVersion(fileId, file, { signal, onProgress });
+  };
+  await runUpload({ id, size: file.size, into, refetchFolders: false, send }, context);
+  return stored;
 }
