@@ -172,6 +172,10 @@ describe('the versions API', () => {
       416,
       'RANGE_NOT_SATISFIABLE',
     ]);
+    const head = await owner.browser.request('HEAD', `/file-service/versions/${file._id}/${version!.id}/download`);
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-length']).toBe('16');
+    expect(head.body).toBe('');
     // Text is not shown in place, even when asked.
     expect((await download(owner.browser, file._id, version!.id, '?inline=true')).headers['content-disposition']).toMatch(/^attachment/);
   });
@@ -252,6 +256,26 @@ describe('the versions API', () => {
     expect((await owner.browser.get(`/file-service/download/${file._id}`)).body).toBe('kept');
 
     expect(codeOf(await owner.browser.delete(`/file-service/versions/${file._id}/${version!.id}`))).toEqual([404, 'VERSION_NOT_FOUND']);
+  });
+
+  it('a restore and a delete of the same version at once never leave the file without its bytes', async () => {
+    for (let round = 0; round < 5; round++) {
+      const file = await upload(owner.browser, `race-${round}.txt`, `before ${round}`);
+      await replaced(owner.browser, file._id, `after ${round}`);
+      const [version] = (await versionsOf(owner.browser, file._id)).versions;
+      const [restore, remove] = await Promise.all([
+        owner.browser.post(`/file-service/versions/${file._id}/${version!.id}/restore`),
+        owner.browser.delete(`/file-service/versions/${file._id}/${version!.id}`),
+      ]);
+      // Whichever came second found the version gone.
+      expect([restore.statusCode, remove.statusCode].sort()).toEqual([200, 404]);
+      await h.app.background.drainJobs();
+      const current = await owner.browser.get(`/file-service/download/${file._id}`);
+      expect(current.statusCode).toBe(200);
+      expect(current.body).toBe(restore.statusCode === 200 ? `before ${round}` : `after ${round}`);
+      for (const v of (await versionsOf(owner.browser, file._id)).versions)
+        expect((await download(owner.browser, file._id, v.id)).statusCode).toBe(200);
+    }
   });
 
   it('a trashed file keeps its versions for the owner, and restores nothing until it is back', async () => {
@@ -463,7 +487,7 @@ describe('the versions API', () => {
       expect(list.versions.map((v) => v.id)).toEqual([versionId]);
     });
 
-    it('a file part among other fields is the one taken', async () => {
+    it('upload-version takes its file part among other fields, and refuses a second file part of any name', async () => {
       const other = await upload(owner.browser, 'fields.txt', 'before');
       const answer = await uploadVersion(owner.browser, other._id, '', [
         { name: 'note', value: 'ignored' },
