@@ -51,6 +51,8 @@ import { MoveService } from './services/drive/move.service.js';
 import { TrashService } from './services/drive/trash.service.js';
 import { UploadService } from './services/uploads/upload.service.js';
 import { FileVersions } from './services/versions/file-versions.js';
+import { VersionThinning } from './services/versions/version-thinning.service.js';
+import { handleVersionsThin } from './jobs/handlers/versions-thin.job.js';
 import { RestoreAsOfService } from './services/versions/restore-as-of.service.js';
 import { restoreAsOfRoutes } from './http/routes/versions/restore-as-of.routes.js';
 import { FileVersionService } from './services/versions/file-version.service.js';
@@ -372,6 +374,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       [JOB.integrityScrub]: async () => {
         await integrity.scrub?.runBatch();
       },
+      [JOB.versionsThin]: handleVersionsThin(new VersionThinning(uow, fileVersions, quota, events, clock)),
       ...search.handlers,
     }),
     clock,
@@ -417,6 +420,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     async schedule() {
       await queue.enqueue(JOB.trashPurge, {}, { dedupeKey: JOB.trashPurge });
       await queue.enqueue(JOB.housekeepingPurge, {}, { dedupeKey: JOB.housekeepingPurge });
+      await queue.enqueue(JOB.versionsThin, {}, { dedupeKey: JOB.versionsThin });
       await queue.enqueue(JOB.thumbnailBackfill, {}, { dedupeKey: `${JOB.thumbnailBackfill}:0` });
       await search.schedule();
       await enqueueScrub();

@@ -10,6 +10,7 @@ export const JOB = {
   searchBackfill: 'search.backfill',
   integrityScrub: 'integrity.scrub',
   accountDelete: 'account.delete',
+  versionsThin: 'versions.thin',
 } as const;
 
 export type JobName = (typeof JOB)[keyof typeof JOB];
@@ -25,4 +26,5 @@ export interface JobPayloads {
   'search.backfill': { round?: number };
   'integrity.scrub': Record<string, never>;
   'account.delete': { accountId: string };
+  'versions.thin': Record<string, never>;
 }
