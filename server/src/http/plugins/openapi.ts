@@ -134,6 +134,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'passkeys', description: 'Passkeys (WebAuthn): adding them, and signing in with one' },
         { name: 'files', description: 'Files in the drive' },
         { name: 'folders', description: 'Folders in the drive' },
+        {
+          name: 'versions',
+          description: 'Earlier contents of files: listing, downloading, restoring and deleting them (see docs/versions.md)',
+        },
         { name: 'uploads', description: 'Multipart and resumable (tus) uploads' },
         { name: 'sharing', description: 'Shared items and share links' },
         { name: 'public', description: 'What a visitor holding a share link can do' },
