@@ -9,7 +9,7 @@ import { pgSession, referencedBlobKeys, rowCounts, sqliteSession, type SqlSessio
 
 export interface SnapshotFacts {
   keys: string[];
-  counts: { accounts: number; folders: number; files: number };
+  counts: { accounts: number; folders: number; files: number; versions: number };
 }
 
 async function factsOf(session: SqlSession): Promise<SnapshotFacts> {

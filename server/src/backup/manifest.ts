@@ -21,7 +21,13 @@ export const manifestSchema = z.object({
   durationMs: z.number().nonnegative(),
   database: part.extend({ kind: z.enum(['sqlite', 'postgres']) }),
   storage: z.object({ driver: z.enum(['fs', 's3']) }),
-  counts: z.object({ accounts: z.number().int(), folders: z.number().int(), files: z.number().int() }),
+  // `versions`: absent from backups made before files kept versions.
+  counts: z.object({
+    accounts: z.number().int(),
+    folders: z.number().int(),
+    files: z.number().int(),
+    versions: z.number().int().optional(),
+  }),
   blobs: z.object({
     index: part,
     count: z.number().int().nonnegative(),

@@ -22,6 +22,8 @@ export interface RestoreResult {
   blobs: number;
   bytes: number;
   droppedFiles: number;
+  /** Versions deleted on the drive while the backup ran (or with a file that was). */
+  droppedVersions: number;
   wroteSecretsFile: boolean;
   sessionsEnd: boolean;
 }
@@ -76,19 +78,28 @@ export async function restoreBackup(config: Config, dir: string, options: Restor
   } finally {
     await store.close();
   }
-  const { droppedFiles } = await restoreDatabase(config, dir, manifest);
+  const { droppedFiles, droppedVersions, strayKeys } = await restoreDatabase(config, dir, manifest);
+  if (strayKeys.length > 0) {
+    const cleanup = createBlobStore(config.storage);
+    try {
+      for (const key of strayKeys) await cleanup.delete(key);
+    } finally {
+      await cleanup.close();
+    }
+  }
   if (keys.writeSecretsFile) await writeSecretsFile(config.dataDir, keys.secrets);
   return {
     manifest,
     blobs: index.length,
     bytes: manifest.blobs.bytes,
     droppedFiles,
+    droppedVersions,
     wroteSecretsFile: keys.writeSecretsFile,
     sessionsEnd: keys.sessionsEnd,
   };
 }
 
-async function restoreDatabase(config: Config, dir: string, manifest: Manifest): Promise<{ droppedFiles: number }> {
+async function restoreDatabase(config: Config, dir: string, manifest: Manifest): Promise<Awaited<ReturnType<typeof reconcileRestored>>> {
   const source = path.join(dir, manifest.database.file);
   let session: SqlSession;
   if (config.db.driver === 'sqlite') {

@@ -49,10 +49,11 @@ export async function pgSession(url: string): Promise<SqlSession & { client: pg.
   };
 }
 
-/** Every blob key the database refers to: file contents, thumbnails and previews. */
+/** Every blob key the database refers to: file contents, their earlier versions, thumbnails and previews. */
 export async function referencedBlobKeys(session: SqlSession): Promise<string[]> {
   const rows = await session.all<{ key: string }>(
     `SELECT storage_key AS key FROM file
+     UNION SELECT storage_key AS key FROM file_version
      UNION SELECT thumbnail_id AS key FROM file WHERE thumbnail_id IS NOT NULL
      UNION SELECT thumbnail_id AS key FROM file_media WHERE thumbnail_id IS NOT NULL
      UNION SELECT preview_id AS key FROM file_media WHERE preview_id IS NOT NULL`,
@@ -63,31 +64,54 @@ export async function referencedBlobKeys(session: SqlSession): Promise<string[]>
 export async function isStillReferenced(session: SqlSession, key: string): Promise<boolean> {
   const rows = await session.all(
     `SELECT 1 AS hit FROM file WHERE storage_key = ? OR thumbnail_id = ?
+     UNION ALL SELECT 1 AS hit FROM file_version WHERE storage_key = ?
      UNION ALL SELECT 1 AS hit FROM file_media WHERE thumbnail_id = ? OR preview_id = ?`,
-    [key, key, key, key],
+    [key, key, key, key, key],
   );
   return rows.length > 0;
 }
 
-export async function rowCounts(session: SqlSession): Promise<{ accounts: number; folders: number; files: number }> {
+export async function rowCounts(session: SqlSession): Promise<{ accounts: number; folders: number; files: number; versions: number }> {
   const count = async (table: string) =>
     Number((await session.all<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${table}`))[0]?.n ?? 0);
-  return { accounts: await count('account'), folders: await count('folder'), files: await count('file') };
+  return {
+    accounts: await count('account'),
+    folders: await count('folder'),
+    files: await count('file'),
+    versions: await count('file_version'),
+  };
 }
 
 /**
  * Brings a restored database in line with the restored store. Unfinished resumable uploads are not
  * in a backup (their client sends them again); rows whose blobs were deleted on the live drive
- * while the backup ran are dropped as the live drive dropped them; job leases of the old process
+ * while the backup ran (files, versions) are dropped as the live drive dropped them, a dropped
+ * file's versions with it (their restored bytes answered as `strayKeys`); job leases of the old process
  * end now rather than at their timeout.
  */
-export async function reconcileRestored(session: SqlSession, goneKeys: string[]): Promise<{ droppedFiles: number }> {
+export async function reconcileRestored(
+  session: SqlSession,
+  goneKeys: string[],
+): Promise<{ droppedFiles: number; droppedVersions: number; strayKeys: string[] }> {
   await session.run('DELETE FROM tus_upload WHERE file_id IS NULL');
   await session.run('UPDATE job SET locked_until = NULL, locked_by = NULL');
   let droppedFiles = 0;
+  let droppedVersions = 0;
+  // Restored bytes of versions whose file is dropped: its versions' rows go with it.
+  const strayKeys: string[] = [];
   for (const key of goneKeys) {
+    // A version deleted (thinned, deleted, or its file deleted) on the live drive meanwhile.
+    const versions = await session.all<{ id: string }>('SELECT id FROM file_version WHERE storage_key = ?', [key]);
+    for (const { id } of versions) await session.run('DELETE FROM file_version WHERE id = ?', [id]);
+    droppedVersions += versions.length;
     const files = await session.all<{ id: string }>('SELECT id FROM file WHERE storage_key = ?', [key]);
     for (const { id } of files) {
+      const kept = await session.all<{ id: string; key: string }>('SELECT id, storage_key AS key FROM file_version WHERE file_id = ?', [
+        id,
+      ]);
+      for (const version of kept) await session.run('DELETE FROM file_version WHERE id = ?', [version.id]);
+      droppedVersions += kept.length;
+      strayKeys.push(...kept.map((v) => v.key));
       await session.run(`DELETE FROM search_entry WHERE item_type = 'file' AND item_id = ?`, [id]);
       await session.run('DELETE FROM file_media WHERE file_id = ?', [id]);
       await session.run('DELETE FROM drop_origin WHERE file_id = ?', [id]);
@@ -98,5 +122,5 @@ export async function reconcileRestored(session: SqlSession, goneKeys: string[])
     await session.run('UPDATE file SET thumbnail_id = NULL WHERE thumbnail_id = ?', [key]);
     await session.run('DELETE FROM file_media WHERE thumbnail_id = ? OR preview_id = ?', [key, key]);
   }
-  return { droppedFiles };
+  return { droppedFiles, droppedVersions, strayKeys };
 }

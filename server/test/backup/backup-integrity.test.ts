@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyBlobsOut } from '../../src/backup/blob-copy.js';
 import { snapshotDatabase } from '../../src/backup/db-snapshot.js';
@@ -11,6 +12,7 @@ import { isStillReferenced, reconcileRestored, sqliteSession } from '../../src/b
 import type { Config } from '../../src/config.js';
 import { createBlobStore } from '../../src/storage/create-stores.js';
 import { upload } from '../helpers/drive.js';
+import { multipartBody } from '../helpers/multipart.js';
 import { createTestApp, testConfig, type TestApp } from '../helpers/test-app.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 
@@ -131,10 +133,64 @@ describe('backup integrity, keys and deletions racing the backup', () => {
     expect(outcome.entries.length).toBe(facts.keys.length - 2);
 
     const restored = sqliteSession(snapshotFile);
-    expect(await reconcileRestored(restored, outcome.gone)).toEqual({ droppedFiles: 1 });
+    expect(await reconcileRestored(restored, outcome.gone)).toEqual({ droppedFiles: 1, droppedVersions: 0, strayKeys: [] });
     const names = (await restored.all<{ filename: string }>('SELECT filename FROM file')).map((r) => r.filename).sort();
     await restored.close();
     expect(names).toEqual(['a.txt', 'b.txt', 'lost.txt']);
+  });
+
+  it('drops a version deleted after the snapshot, and the versions of a file deleted after it, naming their copied bytes', async () => {
+    const replace = async (id: string, text: string) => {
+      const { body, contentType } = await multipartBody([{ name: 'file', filename: 'new.txt', data: Buffer.from(text) }]);
+      expect((await alice.request('POST', `/file-service/upload-version/${id}`, body, { 'content-type': contentType })).statusCode).toBe(
+        200,
+      );
+    };
+    const kept = await upload(alice, 'kept.txt', 'kept, first');
+    await replace(kept._id, 'kept, second');
+    await replace(kept._id, 'kept, third');
+    const doomed = await upload(alice, 'doomed-with-versions.txt', 'doomed, first');
+    await replace(doomed._id, 'doomed, second');
+    const db = t.app.database.db;
+    const versionKeys = async (id: string) =>
+      await db.selectFrom('fileVersion').select(['id', 'storageKey']).where('fileId', '=', id).orderBy('uploadedAt').execute();
+    const [oldestKept] = await versionKeys(kept._id);
+    const [doomedVersion] = await versionKeys(doomed._id);
+    const doomedKey = (await db.selectFrom('file').select('storageKey').where('id', '=', doomed._id).executeTakeFirstOrThrow()).storageKey;
+
+    const dir = await tempDir();
+    const snapshotFile = path.join(dir, 'database.sqlite');
+    const facts = await snapshotDatabase(t.config.db, snapshotFile);
+    expect(facts.keys).toEqual(expect.arrayContaining([oldestKept!.storageKey, doomedVersion!.storageKey, doomedKey]));
+    expect(facts.counts.versions).toBeGreaterThanOrEqual(3);
+
+    // After the snapshot: one version deleted, one file deleted for good; its version's bytes are
+    // still there when the copy reaches them (the deletion job has not run yet).
+    expect((await alice.delete(`/file-service/versions/${kept._id}/${oldestKept!.id}`)).statusCode).toBe(200);
+    expect((await alice.delete('/file-service/remove', { id: doomed._id })).statusCode).toBe(200);
+    await t.app.background.drainJobs();
+    const store = createBlobStore(t.config.storage);
+    const doomedVersionBytes = Buffer.from('stands for bytes copied before the deletion job ran');
+    await store.put(doomedVersion!.storageKey, Readable.from([doomedVersionBytes]));
+    if (t.config.db.driver !== 'sqlite') throw new Error('this test runs on SQLite');
+    const live = sqliteSession(t.config.db.path, { readonly: true });
+    const outcome = await copyBlobsOut(store, facts.keys, dir, (key) => isStillReferenced(live, key));
+    await live.close();
+    await store.delete(doomedVersion!.storageKey);
+    await store.close();
+    expect(outcome.gone.sort()).toEqual([oldestKept!.storageKey, doomedKey].sort());
+    // (lost.txt of the test before stays missing.)
+    expect(outcome.missing).not.toContain(doomedVersion!.storageKey);
+
+    const restored = sqliteSession(snapshotFile);
+    expect(await reconcileRestored(restored, outcome.gone)).toEqual({
+      droppedFiles: 1,
+      droppedVersions: 2,
+      strayKeys: [doomedVersion!.storageKey],
+    });
+    const left = await restored.all<{ id: string }>('SELECT id FROM file_version WHERE file_id IN (?, ?)', [kept._id, doomed._id]);
+    await restored.close();
+    expect(left).toHaveLength(1);
   });
 
   it('keeps the manifest readable: version, time, kind, counts, sizes and a hash per part', async () => {

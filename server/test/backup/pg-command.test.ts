@@ -78,7 +78,7 @@ describe('pg_dump and pg_restore get the connection through their environment', 
 
       const dump = path.join(dir, 'database.pgdump');
       const facts = await snapshotDatabase({ driver: 'postgres', url: source }, dump);
-      expect(facts.counts).toEqual({ accounts: 0, folders: 0, files: 0 });
+      expect(facts.counts).toEqual({ accounts: 0, folders: 0, files: 0, versions: 0 });
       expect((await stat(dump)).size).toBeGreaterThan(0);
 
       const target = await withPassword();
