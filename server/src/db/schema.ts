@@ -189,6 +189,21 @@ export interface FileVersionTable {
   via: string | null;
 }
 
+/**
+ * An earlier time a file had a content it has again (a restored version's), or that one of its
+ * versions has: the version's row records only its latest time as the file's content. Owns no blob.
+ */
+export interface FileContentPeriodTable {
+  id: string;
+  fileId: string;
+  storageKey: string;
+  sha256: string;
+  size: number;
+  fromAt: number;
+  /** When other content replaced it (exclusive). */
+  untilAt: number;
+}
+
 export interface JobTable {
   id: string;
   name: string;
@@ -303,6 +318,7 @@ export interface Database {
   folder: FolderTable;
   file: FileTable;
   fileVersion: FileVersionTable;
+  fileContentPeriod: FileContentPeriodTable;
   job: JobTable;
   jobLane: JobLaneTable;
   searchEntry: SearchEntryTable;

@@ -30,6 +30,7 @@ import * as sessionDevices from './2026_12_05_1420_session_devices.js';
 import * as twoFactor from './2026_12_05_1400_two_factor.js';
 import * as fileVersions from './2026_12_06_1500_file_versions.js';
 import * as tusReplaces from './2026_12_06_1510_tus_replaces.js';
+import * as fileContentPeriod from './2026_12_06_1520_file_content_period.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_05_1400_two_factor': twoFactor,
   '2026_12_06_1500_file_versions': fileVersions,
   '2026_12_06_1510_tus_replaces': tusReplaces,
+  '2026_12_06_1520_file_content_period': fileContentPeriod,
 };

@@ -1,5 +1,5 @@
 import type { Db } from '../database.js';
-import type { FileVersionTable } from '../schema.js';
+import type { FileContentPeriodTable, FileVersionTable } from '../schema.js';
 
 export type FileVersionRow = FileVersionTable;
 
@@ -204,6 +204,34 @@ export class FileVersionRepository {
       for (const row of folderRows) folders.push({ id: row.id, trashedVia: row.trashedVia, trashedAt: row.trashedAt! });
     }
     return { files, folders, newFiles };
+  }
+
+  /** Keeps an earlier time of a content the file is about to have again (the row of that time goes). */
+  async insertPeriod(row: FileContentPeriodTable): Promise<void> {
+    await this.db.insertInto('fileContentPeriod').values(row).execute();
+  }
+
+  /** The recorded earlier time of a content that covers `at`, if any. */
+  periodAt(fileId: string, at: number): Promise<FileContentPeriodTable | undefined> {
+    return this.db
+      .selectFrom('fileContentPeriod')
+      .selectAll()
+      .where('fileId', '=', fileId)
+      .where('fromAt', '<=', at)
+      .where('untilAt', '>', at)
+      .orderBy('fromAt', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** The version of the file whose blob is `storageKey`, if it is still kept. */
+  findByKey(fileId: string, storageKey: string): Promise<FileVersionRow | undefined> {
+    return this.db
+      .selectFrom('fileVersion')
+      .selectAll()
+      .where('fileId', '=', fileId)
+      .where('storageKey', '=', storageKey)
+      .executeTakeFirst();
   }
 }
 

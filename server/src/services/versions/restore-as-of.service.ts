@@ -3,6 +3,7 @@ import type { FileRow } from '../../db/repositories/file.repository.js';
 import type { FileVersionRow, TrashedItem } from '../../db/repositories/file-version.repository.js';
 import type { DriveRepositories, UnitOfWork } from '../../db/unit-of-work.js';
 import { InvalidError, NotFoundError } from '../../domain/errors.js';
+import { newId } from '../../security/ids.js';
 import type { Clock } from '../clock.js';
 import type { DriveEvents } from '../drive/drive-events.js';
 import type { TrashService } from '../drive/trash.service.js';
@@ -30,18 +31,39 @@ export type FileDecision =
 type FileFacts = Pick<FileRow, 'uploadedAt' | 'createdAt' | 'sha256' | 'size' | 'trashedAt'>;
 
 /**
- * The decision for one file at time `at`, given the newest version stored at or before `at`
- * (`FileVersionRepository.latestAtOrBefore`). That version is the content at `at` only if it was
- * not yet replaced then: when the versions in between were thinned, an older one would be a
- * content the file never had at `at`, so the file is left as it is rather than taken further back.
+ * The content a file had at the time restored to, as its history tells: its bytes, and the version
+ * that still holds them (none when those bytes are the file's own again, or were let go).
  */
-export function decideFile(file: FileFacts, newestBefore: FileVersionRow | undefined, at: number): FileDecision {
+export interface ContentThen {
+  sha256: string;
+  size: number;
+  version: FileVersionRow | undefined;
+}
+
+/** The decision for one file at time `at`, given its content then (undefined: its history no longer tells). */
+export function decideFile(file: FileFacts, then: ContentThen | undefined, at: number): FileDecision {
   if (file.createdAt > at) return file.trashedAt === null ? { kind: 'trash' } : { kind: 'keep' };
   if (file.uploadedAt <= at) return { kind: 'keep' };
-  if (!newestBefore || newestBefore.uploadedAt > at || newestBefore.replacedAt <= at) return { kind: 'not-recoverable' };
+  if (!then) return { kind: 'not-recoverable' };
   // The same bytes are there already (a second run of the same restore): nothing to swap.
-  if (newestBefore.sha256 === file.sha256 && newestBefore.size === file.size) return { kind: 'keep' };
-  return { kind: 'revert', version: newestBefore };
+  if (then.sha256 === file.sha256 && then.size === file.size) return { kind: 'keep' };
+  return then.version ? { kind: 'revert', version: then.version } : { kind: 'not-recoverable' };
+}
+
+/**
+ * What the file held at `at`. A version's row covers the last time its content was the file's; a
+ * content that was the file's before, then again after a restore, has its earlier time in a
+ * period. The newest version stored at or before `at` is the content then only if not yet replaced
+ * then: when the versions in between were thinned, an older one is a content the file did not have
+ * at `at`, and the file is left as it is rather than taken further back.
+ */
+async function contentThen(r: DriveRepositories, file: FileRow, at: number): Promise<ContentThen | undefined> {
+  const version = await r.versions.latestAtOrBefore(file.id, at);
+  if (version && version.replacedAt > at) return { sha256: version.sha256, size: version.size, version };
+  const period = await r.versions.periodAt(file.id, at);
+  if (!period) return undefined;
+  const holder = period.storageKey === file.storageKey ? undefined : await r.versions.findByKey(file.id, period.storageKey);
+  return { sha256: period.sha256, size: period.size, version: holder };
 }
 
 const ROOT = '/';
@@ -125,14 +147,25 @@ export class RestoreAsOfService {
       // Read again under the lock: the walk's list was read outside this transaction.
       const file = await r.files.findOwned(ownerId, id);
       if (!file) continue;
-      const before = file.createdAt <= at && file.uploadedAt > at ? await r.versions.latestAtOrBefore(id, at) : undefined;
-      const decision = decideFile(file, before, at);
+      const then = file.createdAt <= at && file.uploadedAt > at ? await contentThen(r, file, at) : undefined;
+      const decision = decideFile(file, then, at);
       if (decision.kind === 'trash') toTrash.push(id);
       else if (decision.kind === 'not-recoverable') result.notRecoverable++;
       else if (decision.kind === 'revert') {
+        const { version } = decision;
+        // Its row goes with the time it records: kept as a period, so that time can be restored again.
+        await r.versions.insertPeriod({
+          id: newId(),
+          fileId: file.id,
+          storageKey: version.storageKey,
+          sha256: version.sha256,
+          size: version.size,
+          fromAt: version.uploadedAt,
+          untilAt: version.replacedAt,
+        });
         // Detached before the swap: the per-file cap the swap applies must not release the blob the file takes.
-        await r.versions.detach(decision.version.id);
-        const swapped = await this.versions.swapContent(r, file, decision.version, author, now);
+        await r.versions.detach(version.id);
+        const swapped = await this.versions.swapContent(r, file, version, author, now);
         await this.events.blobsReleased(r.db, ownerId, swapped.released);
         await this.events.fileStored(r.db, swapped.file);
         result.revertedFiles++;
