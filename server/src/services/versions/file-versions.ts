@@ -40,9 +40,12 @@ export class FileVersions {
   /**
    * Gives `file` the content `next` at `now`. The old content is kept as a version (or released
    * when versions are off); then retention's per-file cap and the account's share applies.
-   * The caller has locked the owner's tree and checked the quota.
+   * The caller has locked the owner's tree and checks the quota. When `next` is one of the file's
+   * versions, its row goes first: the blob is the file's now, and retention must not release it.
    */
   async swapContent(r: DriveRepositories, file: FileRow, next: Content, author: ContentAuthor, now: number): Promise<SwapResult> {
+    const restored = (await r.versions.listForFile(file.id)).find((v) => v.storageKey === next.storageKey);
+    if (restored) await r.versions.detach(restored.id);
     const updated: FileRow = {
       ...file,
       size: next.size,
