@@ -22,8 +22,8 @@ export async function readQuotaSources(db: Db, accountId: string): Promise<Quota
   };
 }
 
-/** Bytes of the account's files, those in the trash apart. */
-export async function readStorageUsage(db: Db, ownerId: string): Promise<{ files: number; trash: number }> {
+/** Bytes of the account's files, those in the trash apart, and of their kept versions. */
+export async function readStorageUsage(db: Db, ownerId: string): Promise<{ files: number; trash: number; versions: number }> {
   const rows = await db
     .selectFrom('file')
     .select((eb) => [
@@ -33,8 +33,13 @@ export async function readStorageUsage(db: Db, ownerId: string): Promise<{ files
       eb.fn
         .coalesce(eb.fn.sum<number | string>(eb.case().when('trashedAt', 'is not', null).then(eb.ref('size')).else(0).end()), eb.lit(0))
         .as('trash'),
+      eb
+        .selectFrom('fileVersion')
+        .select((v) => v.fn.coalesce(v.fn.sum<number | string>('size'), v.lit(0)).as('n'))
+        .where('fileVersion.ownerId', '=', ownerId)
+        .as('versions'),
     ])
     .where('ownerId', '=', ownerId)
     .executeTakeFirstOrThrow();
-  return { files: Number(rows.files), trash: Number(rows.trash) };
+  return { files: Number(rows.files), trash: Number(rows.trash), versions: Number(rows.versions ?? 0) };
 }

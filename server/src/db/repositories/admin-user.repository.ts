@@ -43,7 +43,7 @@ const SORT_COLUMNS: Record<AdminUserSort, string> = {
   createdAt: 'account.created_at',
   // Never active sorts as the oldest, on both databases (they place nulls differently).
   lastActiveAt: 'coalesce(account.last_active_at, -1)',
-  usedBytes: 'coalesce(usage.used_bytes, 0)',
+  usedBytes: 'coalesce(usage.used_bytes, 0) + coalesce(kept.used_bytes, 0)',
   files: 'coalesce(usage.files, 0)',
 };
 
@@ -58,19 +58,23 @@ export class AdminUserRepository {
   ) {}
 
   /**
-   * One page of the accounts not deleted, with counts and bytes from one grouped query over
-   * `file` (its owner index), joined to the page rather than asked per account.
+   * One page of the accounts not deleted, with counts and bytes from grouped queries over `file`
+   * and `file_version` (their owner indexes), joined to the page rather than asked per account.
+   * Used bytes are what the quota counts: files, trash and kept versions.
    */
   async list(query: AdminUserListQuery): Promise<{ rows: AdminUserRow[]; total: number }> {
     const where = this.listFilter(query.search);
     const order = sql.raw(query.order === 'desc' ? 'desc' : 'asc');
     const result = await sql<RawRow>`
       select account.id, account.email, account.role, account.disabled_at, account.created_at, account.last_active_at,
-        account.quota_bytes, coalesce(usage.files, 0) as files, coalesce(usage.used_bytes, 0) as used_bytes,
+        account.quota_bytes, coalesce(usage.files, 0) as files,
+        coalesce(usage.used_bytes, 0) + coalesce(kept.used_bytes, 0) as used_bytes,
         ${TWO_FACTOR_ON} as two_factor
       from account
       left join (select owner_id, count(*) as files, sum(size) as used_bytes from file group by owner_id) usage
         on usage.owner_id = account.id
+      left join (select owner_id, sum(size) as used_bytes from file_version group by owner_id) kept
+        on kept.owner_id = account.id
       where ${where}
       order by ${sql.raw(SORT_COLUMNS[query.sort])} ${order}, account.id ${order}
       limit ${query.limit} offset ${query.offset}`.execute(this.db);
@@ -83,7 +87,8 @@ export class AdminUserRepository {
       select account.id, account.email, account.role, account.disabled_at, account.created_at, account.last_active_at,
         account.quota_bytes,
         (select count(*) from file where owner_id = account.id) as files,
-        (select coalesce(sum(size), 0) from file where owner_id = account.id) as used_bytes,
+        (select coalesce(sum(size), 0) from file where owner_id = account.id)
+          + (select coalesce(sum(size), 0) from file_version where owner_id = account.id) as used_bytes,
         ${TWO_FACTOR_ON} as two_factor
       from account where account.id = ${id} and account.deleted_at is null`.execute(this.db);
     const row = result.rows[0];

@@ -32,8 +32,7 @@ export class AdminOverviewService {
       accounts: counts.accounts,
       files: counts.files,
       folders: counts.folders,
-      // File versions do not exist yet.
-      bytes: { ...counts.bytes, versions: 0 },
+      bytes: counts.bytes,
       disk,
       jobs: { queued: jobsIn('queued', 'delayed'), running: jobsIn('running'), failed: jobsIn('failed') },
       scrub: this.deps.scrub ? { phase: scrub?.phase ?? 'idle', updatedAt: new Date(scrub?.lastRunAt ?? now).toISOString() } : null,

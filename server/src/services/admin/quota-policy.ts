@@ -25,7 +25,6 @@ export class QuotaPolicy {
   /** Settings' storage bar: what the account stores against its quota. */
   async usageOf(accountId: string): Promise<StorageUsageDto> {
     const [bytes, quotaBytes] = await Promise.all([readStorageUsage(this.db, accountId), this.limitOf(accountId)]);
-    // File versions do not exist yet.
-    return { usedBytes: bytes.files + bytes.trash, quotaBytes, bytes: { ...bytes, versions: 0 } };
+    return { usedBytes: bytes.files + bytes.trash + bytes.versions, quotaBytes, bytes };
   }
 }
