@@ -9,11 +9,16 @@ import { FileDetailsBody } from './FileDetailsBody';
 import { PopupCard } from './PopupCard';
 import { useSlideClose } from './useSlideClose';
 import { fileItem } from '../../api/drive-items';
+import { lazyModule, useLazyModule } from '../../components/lazy-module';
 import { useItemMenu } from '../context-menu/useItemMenu';
 
-/** Details of a file without a preview: name, link type, size, upload date, Download. */
+/** The file's versions: below the details, so they load once the popup is on screen. */
+const fileVersions = lazyModule(() => import('../versions/FileVersions'));
+
+/** Details of a file without a preview: name, link type, size, upload date, Download, and its versions (the details panel's, for screens without it). */
 export function FileDetailsPopup({ file }: { file: FileDto }) {
   const dispatch = useAppDispatch();
+  const FileVersions = useLazyModule(fileVersions)?.FileVersions;
   const { closing, close } = useSlideClose(() => dispatch(resetPopupSelect()));
   const menu = useItemMenu(fileItem(file));
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -46,6 +51,11 @@ export function FileDetailsPopup({ file }: { file: FileDto }) {
           <DownloadIcon className="size-5" /> Download
         </Button>
       </FileDetailsBody>
+      {FileVersions && (
+        <div className="mt-6 border-t border-gray-100 pt-4">
+          <FileVersions key={file._id} file={file} />
+        </div>
+      )}
       {menu.element}
     </PopupCard>
   );

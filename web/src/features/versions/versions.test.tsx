@@ -157,6 +157,20 @@ describe("a file's versions in the details panel", () => {
   });
 });
 
+describe("a file's versions in the details popup (screens without the details panel)", () => {
+  it('lists them under the file details', async () => {
+    const file = makeFile('notes.txt');
+    mockDrive({ files: [file] });
+    onRequest('GET', `/file-service/versions/${file._id}`, { status: 200, data: versionList(Date.now()) });
+    renderApp('/home', { user: testUser });
+    fireEvent.keyDown(await screen.findByRole('option', { name: 'notes.txt' }), { key: 'Enter' });
+    const details = await screen.findByTestId('file-details');
+    const list = await within(details).findByRole('list', { name: 'Versions' });
+    expect(entries(list)).toHaveLength(3);
+    expect(within(details).getByRole('button', { name: 'Upload new version' })).toBeTruthy();
+  });
+});
+
 describe('upload new version', () => {
   it('from the item menu: picks a file and posts it as the new content, with its row in the upload panel', async () => {
     const file = makeFile('report.pdf');
