@@ -1,4 +1,4 @@
-import type { CreatedAppPasswordDto, FileDto, RestoreAsOfResultDto } from '@nimbus/common';
+import type { CreatedAppPasswordDto, FileDto, FileVersionListDto, RestoreAsOfResultDto } from '@nimbus/common';
 import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -201,6 +201,21 @@ describe('restore a folder as it was at a time', () => {
     // Nothing was lost on the way: the other two contents are versions.
     const versions = await t.app.database.db.selectFrom('fileVersion').select('sha256').where('fileId', '=', file._id).execute();
     expect(versions.map((v) => v.sha256).sort()).toEqual([sha256('two'), sha256('three')].sort());
+  });
+
+  it('a time before a single version was restored from the details panel is found as it was', async () => {
+    const me = await account();
+    const file = await upload(me.browser, 'panel.txt', 'one');
+    const at = await moment();
+    expect((await me.dav.put('/dav/panel.txt', 'two')).status).toBe(204);
+    const between = await moment();
+    const [one] = (await me.browser.get(`/file-service/versions/${file._id}`)).json<FileVersionListDto>().versions;
+    expect((await me.browser.post(`/file-service/versions/${file._id}/${one!.id}/restore`, {})).statusCode).toBe(200);
+
+    // 'one' is the file's content again: at `at` it already was, so nothing changes.
+    expect((await restoreAsOf(me.browser, '/', at)).json<RestoreAsOfResultDto>()).toEqual(ZERO);
+    expect((await restoreAsOf(me.browser, '/', between)).json<RestoreAsOfResultDto>()).toEqual({ ...ZERO, revertedFiles: 1 });
+    expect((await me.browser.get(`/file-service/download/${file._id}`)).body).toBe('two');
   });
 
   describe('bad input', () => {

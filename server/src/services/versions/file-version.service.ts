@@ -114,9 +114,6 @@ export class FileVersionService {
       const version = await r.versions.find(file.id, versionId);
       if (!version) throw versionNotFound();
       if (version.sha256 === file.sha256 && version.size === file.size) return { file, changed: false };
-      // The row goes before the swap: retention, applied by the swap, must never pick the version
-      // being restored, whose blob becomes the file's.
-      await r.versions.detach(version.id);
       const swapped = await versions.swapContent(r, file, contentOf(version), { accountId: callerId, via: null }, clock.now());
       await events.blobsReleased(r.db, reach.ownerId, swapped.released);
       await events.fileStored(r.db, swapped.file);

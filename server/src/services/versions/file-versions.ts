@@ -41,11 +41,24 @@ export class FileVersions {
    * Gives `file` the content `next` at `now`. The old content is kept as a version (or released
    * when versions are off); then retention's per-file cap and the account's share applies.
    * The caller has locked the owner's tree and checks the quota. When `next` is one of the file's
-   * versions, its row goes first: the blob is the file's now, and retention must not release it.
+   * versions, its row goes first (the blob is the file's now, and retention must not release it),
+   * and the time it was the file's content is kept as a period, so that time can still be
+   * restored (see RestoreAsOfService).
    */
   async swapContent(r: DriveRepositories, file: FileRow, next: Content, author: ContentAuthor, now: number): Promise<SwapResult> {
     const restored = (await r.versions.listForFile(file.id)).find((v) => v.storageKey === next.storageKey);
-    if (restored) await r.versions.detach(restored.id);
+    if (restored) {
+      await r.versions.insertPeriod({
+        id: newId(),
+        fileId: file.id,
+        storageKey: restored.storageKey,
+        sha256: restored.sha256,
+        size: restored.size,
+        fromAt: restored.uploadedAt,
+        untilAt: restored.replacedAt,
+      });
+      await r.versions.detach(restored.id);
+    }
     const updated: FileRow = {
       ...file,
       size: next.size,

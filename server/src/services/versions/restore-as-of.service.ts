@@ -3,7 +3,6 @@ import type { FileRow } from '../../db/repositories/file.repository.js';
 import type { FileVersionRow, TrashedItem } from '../../db/repositories/file-version.repository.js';
 import type { DriveRepositories, UnitOfWork } from '../../db/unit-of-work.js';
 import { InvalidError, NotFoundError } from '../../domain/errors.js';
-import { newId } from '../../security/ids.js';
 import type { Clock } from '../clock.js';
 import type { DriveEvents } from '../drive/drive-events.js';
 import type { TrashService } from '../drive/trash.service.js';
@@ -153,18 +152,7 @@ export class RestoreAsOfService {
       else if (decision.kind === 'not-recoverable') result.notRecoverable++;
       else if (decision.kind === 'revert') {
         const { version } = decision;
-        // Its row goes with the time it records: kept as a period, so that time can be restored again.
-        await r.versions.insertPeriod({
-          id: newId(),
-          fileId: file.id,
-          storageKey: version.storageKey,
-          sha256: version.sha256,
-          size: version.size,
-          fromAt: version.uploadedAt,
-          untilAt: version.replacedAt,
-        });
-        // Detached before the swap: the per-file cap the swap applies must not release the blob the file takes.
-        await r.versions.detach(version.id);
+        // swapContent keeps the time the version records as a period before its row goes.
         const swapped = await this.versions.swapContent(r, file, version, author, now);
         await this.events.blobsReleased(r.db, ownerId, swapped.released);
         await this.events.fileStored(r.db, swapped.file);
