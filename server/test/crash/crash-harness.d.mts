@@ -21,6 +21,7 @@ export interface CrashStats {
   strandedJobs: number;
   straysCollected: number;
   s3Restarts: number;
+  versions: number;
   violations: Violation[];
   durationMs: number;
 }
@@ -34,6 +35,8 @@ export function runCrashTrials(options: {
   concurrency?: number;
   killWindowMs?: [number, number];
   drainTimeoutMs?: number;
+  /** Weights of operations by name, over the default mix (0 leaves one out). */
+  weights?: Record<string, number>;
   log?: (line: string) => void;
 }): Promise<CrashStats>;
 

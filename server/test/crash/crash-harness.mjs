@@ -314,6 +314,12 @@ class Model {
     /** Names of cut uploads: they may be absent, or present and complete. */
     this.tus = [];
     this.folders = new Set();
+    /** file id → the contents it held before, in order: each must be kept as one of its versions. */
+    this.kept = new Map();
+    /** file id → the content of a replacement the kill cut: the file holds either it or the one before. */
+    this.pending = new Map();
+    /** Files a replacement is in flight for: a second one waits for it to end. */
+    this.replacing = new Set();
     /** Folder deletions in flight, and a serial bumped as each starts and ends. */
     this.deleting = 0;
     this.deletionSerial = 0;
@@ -337,6 +343,15 @@ class Model {
   }
   forget(id) {
     this.mustExist.delete(id);
+  }
+  /** A replacement of the file's content was answered (or found done after a kill): the one before is a version now. */
+  replaced(id, digest) {
+    this.pending.delete(id);
+    const before = this.files.get(id);
+    if (before === undefined || before === digest) return;
+    if (!this.kept.has(id)) this.kept.set(id, []);
+    this.kept.get(id).push(before);
+    this.files.set(id, digest);
   }
 }
 
@@ -383,7 +398,63 @@ function operations(client, model, rand) {
     return r;
   };
 
+  /**
+   * New content for an answered file, through WebDAV (a PUT onto its path, for a file at the top)
+   * or the web app's "Upload new version". Answered, the file holds it and keeps the old content as
+   * a version; cut by the kill, it holds one or the other (decided when the invariants run).
+   */
+  const replaceContent = async (via) => {
+    const candidates = [...model.mustExist].filter((id) => model.files.has(id) && !model.replacing.has(id));
+    if (!candidates.length) return { skipped: true };
+    const id = rand.pick(candidates);
+    model.replacing.add(id);
+    try {
+      const data = model.content(rand, rand.int(0, 1 * MiB));
+      const digest = sha(data);
+      if (via === 'dav') {
+        const info = await client.json('GET', `/file-service/info/${id}`);
+        if (info.cut || info.status !== 200 || info.body.metadata.parent !== '/') return info;
+        model.pending.set(id, digest);
+        const r = await slowRequest(
+          base(),
+          'PUT',
+          `/dav/${encodeURIComponent(info.body.filename)}`,
+          { authorization: client.dav },
+          data,
+          slow(),
+        );
+        if (r.cut) return r;
+        model.pending.delete(id);
+        if (r.status === 204) model.replaced(id, digest);
+        else if (r.status === 201) {
+          // Renamed or trashed meanwhile: the PUT made a new file of that name.
+          const made = await findByName(client, info.body.filename);
+          if (made && made._id !== id) model.stored(made, digest, model.uploadBegins());
+        }
+        return r;
+      }
+      const { body, contentType } = await formBody([], [{ name: uniqueName('version'), data }]);
+      model.pending.set(id, digest);
+      const r = await slowRequest(
+        base(),
+        'POST',
+        `/file-service/upload-version/${id}`,
+        { ...client.headers, 'content-type': contentType },
+        body,
+        slow(),
+      );
+      if (r.cut) return r;
+      model.pending.delete(id);
+      if (r.status === 200) model.replaced(id, digest);
+      return r;
+    } finally {
+      model.replacing.delete(id);
+    }
+  };
+
   return {
+    replaceByDav: () => replaceContent('dav'),
+    uploadVersion: () => replaceContent('upload'),
     uploadSmall: () => upload(rand.int(0, 200 * KiB)),
     uploadLarge: () => upload(rand.int(2 * MiB, 6 * MiB)),
     uploadImage: async () => upload(0, await tinyImage(rand)),
@@ -549,6 +620,8 @@ function operations(client, model, rand) {
 }
 
 const WEIGHTS = {
+  replaceByDav: 3,
+  uploadVersion: 3,
   uploadSmall: 6,
   uploadLarge: 3,
   uploadImage: 3,
@@ -567,7 +640,7 @@ const WEIGHTS = {
   trashDeleteFile: 2,
   links: 1,
 };
-const WEIGHTED = Object.entries(WEIGHTS).flatMap(([name, w]) => Array(w).fill(name));
+const weighted = (weights) => Object.entries(weights).flatMap(([name, w]) => Array(w).fill(name));
 
 async function findByName(client, name) {
   const r = await client.json('GET', `/file-service/list?parent=/&limit=50&search=${encodeURIComponent(name)}`);
@@ -618,6 +691,12 @@ async function checkInvariants(ctx, violations) {
     checked++;
     if (!fileIds.has(id)) fail('answered-upload-lost', `file ${id} was stored (answered) and never deleted, but is gone`);
   }
+  // A replacement the kill cut either happened whole or not at all.
+  for (const [id, digest] of [...model.pending]) {
+    const f = files.find((x) => x.id === id);
+    if (f?.sha256 === digest) model.replaced(id, digest);
+    else model.pending.delete(id);
+  }
   for (const f of files) {
     checked++;
     const size = model.sent.get(f.sha256);
@@ -625,6 +704,24 @@ async function checkInvariants(ctx, violations) {
     else if (Number(f.size) !== size) fail('partial-file', `file ${f.id} (${f.filename}) is ${f.size} bytes of ${size}`);
     const expected = model.files.get(f.id);
     if (expected && expected !== f.sha256) fail('content-changed', `file ${f.id} changed content`);
+  }
+
+  // Versions: a file keeps exactly the contents it held before, each whole (none is old enough
+  // here for retention to thin it).
+  const versions = await query(`select id, file_id, size, sha256 from file_version where owner_id = '${client.id}'`);
+  for (const f of files) {
+    const kept = model.kept.get(f.id) ?? [];
+    const have = versions.filter((v) => v.file_id === f.id);
+    for (const digest of kept) {
+      checked++;
+      if (!have.some((v) => v.sha256 === digest)) fail('version-lost', `file ${f.id} no longer keeps its content ${digest} as a version`);
+    }
+    for (const v of have) {
+      checked++;
+      if (!kept.includes(v.sha256)) fail('unknown-version', `file ${f.id} has a version ${v.id} of content it never held`);
+      else if (Number(v.size) !== model.sent.get(v.sha256)) fail('partial-version', `version ${v.id} of file ${f.id} is ${v.size} bytes`);
+    }
+    if (have.length > kept.length) fail('extra-version', `file ${f.id} has ${have.length} versions for ${kept.length} replacements`);
   }
   // Downloads: a sample of live files every trial (all of them on the final check).
   const live = files.filter((f) => f.trashed_at === null);
@@ -634,6 +731,15 @@ async function checkInvariants(ctx, violations) {
     const r = await client.download(`/file-service/download/${f.id}`);
     if (r.status !== 200) fail('download-failed', `file ${f.id} answers ${r.status}`);
     else if (sha(r.body) !== f.sha256) fail('download-corrupt', `file ${f.id} downloads to other bytes than recorded`);
+  }
+
+  const liveIds = new Set(live.map((f) => f.id));
+  const versionSample = versions.filter((v) => liveIds.has(v.file_id) && (ctx.final || rand.chance(0.25)));
+  for (const v of versionSample) {
+    checked++;
+    const r = await client.download(`/file-service/versions/${v.file_id}/${v.id}/download`);
+    if (r.status !== 200) fail('version-download-failed', `version ${v.id} of file ${v.file_id} answers ${r.status}`);
+    else if (sha(r.body) !== v.sha256) fail('version-download-corrupt', `version ${v.id} of file ${v.file_id} downloads to other bytes`);
   }
 
   // Folders: no orphan, no cycle; a trashed folder's descendants are trashed.
@@ -762,8 +868,10 @@ export async function runCrashTrials({
   concurrency = 3,
   killWindowMs = [150, 1500],
   drainTimeoutMs = 60_000,
+  weights = {},
   log = () => {},
 }) {
+  const mix = weighted({ ...WEIGHTS, ...weights });
   const started = Date.now();
   const rand = prng(seed);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-crash-'));
@@ -798,6 +906,8 @@ export async function runCrashTrials({
     straysCollected: 0,
     /** Times the S3 stand-in (s3rver) crashed and was started again. */
     s3Restarts: 0,
+    /** Versions the final check verified: contents replacing files kept. */
+    versions: 0,
     violations: [],
   };
   try {
@@ -814,7 +924,7 @@ export async function runCrashTrials({
       let killed = false;
       const runner = async () => {
         while (!killed) {
-          const name = rand.pick(WEIGHTED);
+          const name = rand.pick(mix);
           stats.operations++;
           const r = await ops[name]().catch(() => ({ cut: true }));
           if (r.cut) stats.cut++;
@@ -865,7 +975,8 @@ export async function runCrashTrials({
     for (const j of jobs.failed) stats.violations.push({ trial: 'end', kind: 'job-failed', detail: `${j.name}: ${j.last_error}` });
     await server.stop();
     const report = await integrityCheck(env);
-    stats.invariants += report.counts.files + report.counts.blobsListed;
+    stats.invariants += report.counts.files + (report.counts.versions ?? 0) + report.counts.blobsListed;
+    stats.versions = report.counts.versions ?? 0;
     const strays = report.problems.filter((p) => p.kind === 'stray-blob');
     stats.straysCollected = strays.length;
     for (const p of report.problems.filter((q) => q.kind !== 'stray-blob'))

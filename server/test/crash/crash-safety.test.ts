@@ -28,4 +28,28 @@ describe(`crash safety: SIGKILL at random points, restart, check invariants (CRA
       120_000,
     );
   }
+
+  // Contents replaced (WebDAV PUT onto a file, "Upload new version") while the kills land: every
+  // file holds its old content with the versions it had, or the new one with the old kept as a version.
+  const replacing = { replaceByDav: 8, uploadVersion: 8, uploadLarge: 0, uploadFolder: 0, tus: 0, deleteFolder: 0 };
+  for (const { kind, skip } of kinds.slice(0, 2)) {
+    it.skipIf(skip)(
+      `${kind.db} + ${kind.storage}: replacing contents`,
+      async () => {
+        const stats = await runCrashTrials({
+          seed: SEED + 1,
+          trials: TRIALS + 1,
+          kind,
+          killWindowMs: [300, 1200],
+          drainTimeoutMs: 15_000,
+          weights: replacing,
+        });
+        const unexpected = stats.violations.filter((v) => !KNOWN_VIOLATIONS.includes(v.kind));
+        expect(stats.kills).toBe(TRIALS + 1);
+        expect(stats.versions).toBeGreaterThan(0);
+        expect(unexpected, `seed ${SEED + 1}: ${JSON.stringify(unexpected, null, 1)}`).toEqual([]);
+      },
+      120_000,
+    );
+  }
 });
