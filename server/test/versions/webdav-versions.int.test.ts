@@ -1,4 +1,4 @@
-import type { CreatedAppPasswordDto, FileDto, FileVersionListDto } from '@nimbus/common';
+import type { CreatedAppPasswordDto, FileVersionListDto } from '@nimbus/common';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DavClient, startDavApp, type DavAccount, type DavHarness } from '../dav/dav-support.js';
@@ -17,7 +17,7 @@ describe('WebDAV and uploads record who stored each content', () => {
   let editor: DavAccount;
   let viewer: DavAccount;
   let laptop: DavClient;
-  let folder: FileDto['folderId'];
+  let folder: string;
 
   beforeAll(async () => {
     h = await startDavApp();
@@ -91,7 +91,7 @@ describe('WebDAV and uploads record who stored each content', () => {
   });
 
   it('an editor’s PUT under Shared with me is recorded as the editor’s, through the editor’s app password, in the owner’s drive', async () => {
-    await upload(owner.browser, 'plan.txt', 'owner draft', folder!);
+    await upload(owner.browser, 'plan.txt', 'owner draft', folder);
     expect((await editor.dav.put(`${SHARED}/Team/plan.txt`, 'editor draft')).status).toBe(204);
     const file = await fileNamed(owner.id, 'plan.txt');
     expect(file).toMatchObject({ sha256: sha256('editor draft'), contentAuthorId: editor.id, contentVia: 'WebDAV test' });
@@ -130,13 +130,13 @@ describe('WebDAV and uploads record who stored each content', () => {
   });
 
   it('web uploads by an editor (one file, a folder) are recorded as the editor’s; the owner’s own as the owner’s', async () => {
-    await upload(editor.browser, 'from-editor.txt', 'e', folder!);
+    await upload(editor.browser, 'from-editor.txt', 'e', folder);
     expect(await fileNamed(owner.id, 'from-editor.txt')).toMatchObject({ contentAuthorId: editor.id, contentVia: null });
-    await upload(owner.browser, 'from-owner.txt', 'o', folder!);
+    await upload(owner.browser, 'from-owner.txt', 'o', folder);
     expect(await fileNamed(owner.id, 'from-owner.txt')).toMatchObject({ contentAuthorId: owner.id, contentVia: null });
 
     const { body, contentType } = await multipartBody([
-      { name: 'parent', value: folder! },
+      { name: 'parent', value: folder },
       { name: 'file-data', value: JSON.stringify({ path: 'sub/deep.txt', index: 0 }) },
       { name: 'file', filename: 'deep.txt', data: 'deep' },
     ]);
