@@ -42,8 +42,10 @@ export class SearchIndexer {
     // Trashed files never show in search; a restore makes them stale for the backfill.
     if (file.trashedAt !== null) return undefined;
     const existing = await this.entries.find(id);
+    // New content (a replacement, a restored version) is stored after the entry was made: its words
+    // are read again; a rename or a move keeps the analysis.
     const analysis =
-      existing && existing.analysisVersion === ANALYSIS_VERSION && existing.kind
+      existing && existing.analysisVersion === ANALYSIS_VERSION && existing.kind && Number(existing.indexedAt) > Number(file.uploadedAt)
         ? { kind: existing.kind, text: existing.content, contentDate: existing.contentDate, place: existing.place }
         : await this.analyze(file);
     const description = describeFile({ ...file, ...analysis, content: analysis.text });
