@@ -382,6 +382,17 @@ describe('item shares: the authorization matrix', () => {
         b.request('POST', '/file-service/tus', undefined, { ...TUS, 'upload-length': '1', 'upload-metadata': tusMeta('t.txt', root._id) }),
     },
     {
+      name: 'POST tus creation that replaces a file of the folder',
+      route: 'POST /file-service/tus',
+      kind: 'write',
+      call: async (b) =>
+        b.request('POST', '/file-service/tus', undefined, {
+          ...TUS,
+          'upload-length': '1',
+          'upload-metadata': `filename ${Buffer.from('r.txt').toString('base64')},replaces ${Buffer.from((await freshFile())._id).toString('base64')}`,
+        }),
+    },
+    {
       name: 'GET download-zip of the shared folder',
       route: 'GET /folder-service/download-zip',
       kind: 'read',
