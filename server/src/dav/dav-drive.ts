@@ -343,4 +343,9 @@ export class DavDrive {
   bytesCharged(ownerId: string): Promise<number> {
     return this.deps.data.bytesCharged(ownerId);
   }
+
+  /** Bytes of the owner's kept versions: counted as used, yet room for new content. */
+  versionBytes(ownerId: string): Promise<number> {
+    return this.deps.data.versionBytes(ownerId);
+  }
 }

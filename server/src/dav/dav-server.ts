@@ -330,7 +330,10 @@ export class DavServer {
     if (wantsQuota) {
       const used = await this.drive.bytesCharged(callerId);
       const quotaBytes = await this.options.quotaOf(callerId);
-      ctx.quota = { used, available: quotaBytes === null ? null : Math.max(0, quotaBytes - used) };
+      // Kept versions are used bytes, but they give way to new content: a client that trusts the
+      // free space it is told must not stop short of what the server would take.
+      const room = quotaBytes === null ? null : quotaBytes - used + (await this.drive.versionBytes(callerId));
+      ctx.quota = { used, available: room === null ? null : Math.max(0, room) };
     }
     const withDead = (items: DavItem[]) => this.withDead(callerId, propRequest, items);
     let first = '';

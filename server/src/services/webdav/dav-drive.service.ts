@@ -56,9 +56,14 @@ export class DavDriveService {
     return this.deps.uow.repos.folders.isWithin(ownerId, innerId, outerId);
   }
 
-  /** What the quota sees as used: files, trash, and the bytes unfinished resumable uploads reserved. */
+  /** What the quota sees as used: files, trash, kept versions, and the bytes unfinished resumable uploads reserved. */
   bytesCharged(ownerId: string): Promise<number> {
     return this.deps.uow.repos.files.bytesCharged(ownerId);
+  }
+
+  /** Bytes of the owner's kept versions, which give way to new content when the quota needs room. */
+  versionBytes(ownerId: string): Promise<number> {
+    return this.deps.uow.repos.versions.bytesOf(ownerId);
   }
 
   /** The whole decrypted content of a file, to store again as a copy. */
