@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolder } from '../helpers/drive.js';
-import { startDavApp, type DavAccount, type DavHarness } from '../dav/dav-support.js';
+import { hrefs, startDavApp, type DavAccount, type DavHarness } from '../dav/dav-support.js';
 import { LocalDiskStore } from '../../src/storage/local-disk.store.js';
 import { check, integrityOf } from '../integrity/support.js';
 
@@ -39,6 +39,9 @@ describe('versions: trashing keeps them, deleting forever deletes them and their
 
   it('keeps a trashed file’s versions, and deletes them with their bytes when the file is deleted for good', async () => {
     const { id, keys } = await savedOver('/dav/report.txt', 3);
+    // WebDAV serves the current content only: one entry for the file, no version beside it.
+    expect((await me.dav.get('/dav/report.txt')).text).toBe('/dav/report.txt draft 3');
+    expect(hrefs((await me.dav.propfind('/dav/')).text).filter((href) => href.includes('report'))).toEqual(['/dav/report.txt']);
     expect((await me.browser.patch('/file-service/trash', { id })).statusCode).toBe(200);
     await h.app.background.drainJobs();
     expect(await versionKeys(id)).toEqual(expect.arrayContaining(keys));
