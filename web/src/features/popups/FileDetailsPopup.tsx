@@ -53,7 +53,7 @@ export function FileDetailsPopup({ file }: { file: FileDto }) {
       </FileDetailsBody>
       {FileVersions && (
         <div className="mt-6 border-t border-gray-100 pt-4">
-          <FileVersions key={file._id} file={file} />
+          <FileVersions key={file._id} file={file} currentActions={false} />
         </div>
       )}
       {menu.element}

@@ -50,8 +50,9 @@ type Confirming = { action: 'restore' | 'delete'; version: FileVersionDto } | nu
 /**
  * The details panel's "Versions": the current content, then each earlier one to download, preview
  * (images and videos), restore (owner and editors) or delete (the owner). Viewers see and download them.
+ * `currentActions`: false where the host already offers the current content's download.
  */
-export function FileVersions({ file }: { file: FileDto }) {
+export function FileVersions({ file, currentActions = true }: { file: FileDto; currentActions?: boolean }) {
   const headingId = useId();
   const dispatch = useAppDispatch();
   const role = fileAccess(file).role;
@@ -91,16 +92,18 @@ export function FileVersions({ file }: { file: FileDto }) {
               author={versions.data.current.author}
               now={now}
             />
-            <div className="-ml-2 flex flex-wrap gap-1">
-              <button type="button" className={actionClass} onClick={() => void downloadItems([{ type: 'file', id: file._id }])}>
-                Download
-              </button>
-              {hasPreview(file) && (
-                <button type="button" className={actionClass} onClick={() => dispatch(setPopupSelect({ type: 'file', file }))}>
-                  Preview
+            {currentActions && (
+              <div className="-ml-2 flex flex-wrap gap-1">
+                <button type="button" className={actionClass} onClick={() => void downloadItems([{ type: 'file', id: file._id }])}>
+                  Download
                 </button>
-              )}
-            </div>
+                {hasPreview(file) && (
+                  <button type="button" className={actionClass} onClick={() => dispatch(setPopupSelect({ type: 'file', file }))}>
+                    Preview
+                  </button>
+                )}
+              </div>
+            )}
           </li>
           {versions.data.versions.map((version) => (
             <li

@@ -158,7 +158,7 @@ describe("a file's versions in the details panel", () => {
 });
 
 describe("a file's versions in the details popup (screens without the details panel)", () => {
-  it('lists them under the file details', async () => {
+  it('lists them under the file details, the current one without a second Download', async () => {
     const file = makeFile('notes.txt');
     mockDrive({ files: [file] });
     onRequest('GET', `/file-service/versions/${file._id}`, { status: 200, data: versionList(Date.now()) });
@@ -168,6 +168,9 @@ describe("a file's versions in the details popup (screens without the details pa
     const list = await within(details).findByRole('list', { name: 'Versions' });
     expect(entries(list)).toHaveLength(3);
     expect(within(details).getByRole('button', { name: 'Upload new version' })).toBeTruthy();
+    // The popup's own Download is the current content's.
+    expect(within(details).getAllByRole('button', { name: 'Download' })).toHaveLength(3);
+    expect(within(entries(list)[0]!).queryByRole('button')).toBeNull();
   });
 });
 
