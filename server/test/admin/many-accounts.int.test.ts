@@ -61,6 +61,9 @@ describe('admin area: many accounts', () => {
           linkType: null,
           linkToken: null,
           thumbnailId: null,
+          createdAt: at,
+          contentAuthorId: id,
+          contentVia: null,
         })),
       );
       await db.insertInto('file').values(files).execute();

@@ -24,6 +24,9 @@ export function fileRow(ownerId: string, filename: string, fields: Partial<FileR
     linkType: null,
     linkToken: null,
     thumbnailId: null,
+    createdAt: uploadedAt,
+    contentAuthorId: ownerId,
+    contentVia: null,
     ...fields,
   };
 }
