@@ -252,6 +252,34 @@ export interface FileMediaTable {
   processedAt: number;
 }
 
+/** What the motion job found: `none` for a photo or video with neither an identifier nor a clip. */
+export type MotionStatus = 'ready' | 'none' | 'skipped' | 'failed';
+
+/** A photo's or video's Live Photo identifier or motion-photo clip (see migration 2026_12_07_1610). */
+export interface FileMotionTable {
+  fileId: string;
+  ownerId: string;
+  status: MotionStatus;
+  error: string | null;
+  /** Apple's content identifier, shared by a Live Photo's still and its MOV. */
+  contentId: string | null;
+  /** Blob key of the encrypted video clip cut out of an Android motion photo. */
+  clipId: string | null;
+  clipWrappedKey: string | null;
+  clipSize: number | null;
+  clipSha256: string | null;
+  processedAt: number;
+}
+
+/** A Live Photo: its still and its MOV, of one owner. */
+export interface LivePhotoTable {
+  photoFileId: string;
+  videoFileId: string;
+  ownerId: string;
+  contentId: string;
+  pairedAt: number;
+}
+
 export type SearchItemType = 'file' | 'folder';
 /** What AI search filters on: photos and videos as stored, documents, and images of paper (scans). */
 export type SearchKind = 'photo' | 'video' | 'document' | 'scan' | 'audio' | 'other';
@@ -323,6 +351,8 @@ export interface Database {
   jobLane: JobLaneTable;
   searchEntry: SearchEntryTable;
   fileMedia: FileMediaTable;
+  fileMotion: FileMotionTable;
+  livePhoto: LivePhotoTable;
   davProperty: DavPropertyTable;
   davLock: DavLockTable;
   tusUpload: TusUploadTable;
