@@ -280,6 +280,30 @@ export interface LivePhotoTable {
   pairedAt: number;
 }
 
+/**
+ * What the video rendition jobs made of a video: `original` plays in browsers as stored,
+ * `pending` awaits its rendition, `ready` has one, `failed`/`skipped` have none (error says why).
+ */
+export type RenditionStatus = 'original' | 'pending' | 'ready' | 'failed' | 'skipped';
+
+/** A video's browser-playable copy (H.264/AAC in MP4), made from the content named by `sourceKey`. */
+export interface FileRenditionTable {
+  fileId: string;
+  ownerId: string;
+  /** The file's storage key when it was probed: a rendition of replaced content is never recorded. */
+  sourceKey: string;
+  status: RenditionStatus;
+  /** `remux` copies the streams into MP4; `transcode` encodes them again. */
+  method: 'remux' | 'transcode' | null;
+  error: string | null;
+  blobKey: string | null;
+  wrappedKey: string | null;
+  size: number | null;
+  sha256: string | null;
+  contentType: string | null;
+  processedAt: number;
+}
+
 export type SearchItemType = 'file' | 'folder';
 /** What AI search filters on: photos and videos as stored, documents, and images of paper (scans). */
 export type SearchKind = 'photo' | 'video' | 'document' | 'scan' | 'audio' | 'other';
@@ -351,6 +375,7 @@ export interface Database {
   jobLane: JobLaneTable;
   searchEntry: SearchEntryTable;
   fileMedia: FileMediaTable;
+  fileRendition: FileRenditionTable;
   fileMotion: FileMotionTable;
   livePhoto: LivePhotoTable;
   davProperty: DavPropertyTable;
