@@ -74,4 +74,31 @@ describe('file versions', () => {
     expect(replaced.suggestedFilename()).toBe('notes.txt');
     expect((await bytesOf(replaced)).toString()).toBe(SECOND);
   });
+
+  it('a big new version goes resumably and keeps the old content as a version', async () => {
+    const small = Buffer.from('a small first content\n');
+    const file = await apiUpload(page, 'video-draft.bin', small, 'application/octet-stream');
+    // Over the resumable threshold (20 MiB): the web app sends it with tus, `replaces` naming the file.
+    const big = Buffer.alloc(21 * 1024 * 1024, 7);
+    await page.goto('/home');
+    await page.getByRole('option', { name: 'video-draft.bin' }).last().click({ button: 'right' });
+    const tusCreations: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/file-service/tus'))
+        tusCreations.push(request.headers()['upload-metadata'] ?? '');
+    });
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('menu', { name: 'Actions for video-draft.bin' }).getByRole('menuitem', { name: 'Upload new version' }).click(),
+    ]);
+    await chooser.setFiles({ name: 'video-draft.bin', mimeType: 'application/octet-stream', buffer: big });
+    await expect.poll(async () => (await apiList(page)).find((f) => f._id === file._id)?.length, { timeout: 30_000 }).toBe(big.length);
+    expect(tusCreations).toHaveLength(1);
+    expect(tusCreations[0]).toContain(`replaces ${Buffer.from(file._id).toString('base64')}`);
+    const listed = await page.evaluate(async (id) => {
+      const res = await fetch(`/file-service/versions/${id}`);
+      return (await res.json()) as { versions: { size: number }[] };
+    }, file._id);
+    expect(listed.versions.map((v) => v.size)).toEqual([small.length]);
+  });
 });

@@ -33,9 +33,12 @@ export interface UnfinishedUpload {
   parent: string;
 }
 
-/** Uploads of the same file by the same account into the same folder continue each other. */
-function fingerprint(owner: string, file: File, parent: string): string {
-  return [ownerPrefix(owner), parent, file.name, file.size, file.lastModified].join('-');
+/**
+ * Uploads of the same file by the same account into the same folder continue each other; a new
+ * version of a file continues only a new version of that same file.
+ */
+function fingerprint(owner: string, file: File, parent: string, replaces?: string): string {
+  return [ownerPrefix(owner), parent, file.name, file.size, file.lastModified, ...(replaces ? [`v${replaces}`] : [])].join('-');
 }
 
 function ownerPrefix(owner: string): string {
@@ -57,7 +60,14 @@ function retryable(error: DetailedError): boolean {
  * and an upload interrupted by a reload continues from the server's offset when the same file is
  * picked again for the same folder.
  */
-export function startResumableUpload(owner: string, file: File, parent: string, onProgress: (fraction: number) => void): ResumableUpload {
+export function startResumableUpload(
+  owner: string,
+  file: File,
+  parent: string,
+  onProgress: (fraction: number) => void,
+  /** A file id: the upload becomes that file's new content (its current one kept as a version). */
+  replaces?: string,
+): ResumableUpload {
   let resolve!: (fileId: string | null) => void;
   let reject!: (error: Error) => void;
   const done = new Promise<string | null>((res, rej) => ((resolve = res), (reject = rej)));
@@ -68,8 +78,8 @@ export function startResumableUpload(owner: string, file: File, parent: string, 
       endpoint: ENDPOINT,
       chunkSize: CHUNK_BYTES,
       retryDelays: RETRY_DELAYS,
-      metadata: { filename: file.name, filetype: file.type, parent },
-      fingerprint: async () => fingerprint(owner, file, parent),
+      metadata: { filename: file.name, filetype: file.type, parent, ...(replaces ? { replaces } : {}) },
+      fingerprint: async () => fingerprint(owner, file, parent, replaces),
       removeFingerprintOnSuccess: true,
       onBeforeRequest: (request) => {
         request.setHeader('uuid', getBrowserId());

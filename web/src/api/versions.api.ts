@@ -19,6 +19,9 @@ export const versionsApi = {
   restoreAsOf: (body: RestoreAsOfRequest) => http.post<RestoreAsOfResultDto>('/folder-service/restore-as-of', body).then((r) => r.data),
 };
 
+/** The file as it is now (after a resumable new version, whose last answer carries only its id). */
+export const fileInfo = (fileId: string) => http.get<FileDto>(`/file-service/info/${encodeURIComponent(fileId)}`).then((r) => r.data);
+
 /** POST /file-service/upload-version/:id: the picked file becomes the new content, the old one a version. */
 export async function uploadVersion(fileId: string, file: File, options: UploadOptions = {}): Promise<FileDto> {
   const form = new FormData();

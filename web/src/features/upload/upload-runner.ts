@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { fileKeys, folderKeys, storageKeys } from '../../api/query-keys';
 import { RESUMABLE_MIN_BYTES, startResumableUpload } from '../../api/resumable-uploads.api';
 import { uploadFile, uploadFolder, type FolderUploadFile } from '../../api/uploads.api';
-import { uploadVersion } from '../../api/versions.api';
+import { fileInfo, uploadVersion } from '../../api/versions.api';
 import type { AppDispatch } from '../../state/store';
 import { addUpload, cancelUpload, completeUpload, setUploadProgress } from '../../state/upload.slice';
 import { organizeApi } from '../organize/organize.api';
@@ -100,10 +100,19 @@ export function uploadFolderFiles(context: UploadContext, files: FolderUploadFil
 export async function uploadNewVersion(context: UploadContext, file: File, fileId: string, into: string): Promise<FileDto | null> {
   const id = newUploadId();
   let stored: FileDto | null = null;
-  context.dispatch(addUpload({ id, name: file.name, type: 'file', size: file.size }));
-  const send: UploadJob['send'] = async (signal, onProgress) => {
-    stored = await uploadVersion(fileId, file, { signal, onProgress });
-  };
+  // Big ones resumably, as new files go: a dropped connection costs one piece, and the row can pause.
+  const resumable = file.size >= RESUMABLE_MIN_BYTES;
+  context.dispatch(addUpload({ id, name: file.name, type: 'file', size: file.size, ...(resumable ? { resumable } : {}) }));
+  const send: UploadJob['send'] = resumable
+    ? async (_signal, onProgress) => {
+        const upload = startResumableUpload(context.owner, file, into, onProgress, fileId);
+        registerResumable(id, upload);
+        await upload.done;
+        stored = await fileInfo(fileId);
+      }
+    : async (signal, onProgress) => {
+        stored = await uploadVersion(fileId, file, { signal, onProgress });
+      };
   await runUpload({ id, size: file.size, into, refetchFolders: false, send }, context);
   return stored;
 }
