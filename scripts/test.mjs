@@ -14,6 +14,9 @@ ensureDebianPackage('/usr/bin/ffmpeg', 'ffmpeg');
 // Real WebDAV clients for the WebDAV suites: the compliance suite and a sync tool.
 ensureDebianPackage('/usr/bin/litmus', 'litmus');
 ensureDebianPackage('/usr/bin/rclone', 'rclone');
+// Real HEIC/AVIF encoder and an EXIF writer for the image-format suites.
+ensureDebianPackage('/usr/bin/heif-enc', 'libheif-examples');
+ensureDebianPackage('/usr/bin/exiftool', 'libimage-exiftool-perl');
 
 function reachable(host, port) {
   return new Promise((resolve) => {
