@@ -22,11 +22,50 @@ export interface EncodedImage {
   contentType: string;
 }
 
+/**
+ * What to thumbnail: encoded bytes (turned upright by their own EXIF orientation, or by
+ * `orientation` when the orientation is stored outside them, as a RAW's is for its embedded JPEG),
+ * or pixels a decoder in a worker already produced upright (HEIC).
+ */
+export type ImageInput = Buffer | { data: Buffer; orientation: number | null } | { rgba: Buffer; width: number; height: number };
+
+/**
+ * An EXIF orientation (1-8) applied to the pixels. sharp mirrors before it rotates, so the
+ * transposing ones (5, 7) are a mirror and a quarter turn.
+ */
+function orient(image: Sharp.Sharp, orientation: number): Sharp.Sharp {
+  switch (orientation) {
+    case 2:
+      return image.flop();
+    case 3:
+      return image.rotate(180);
+    case 4:
+      return image.flip();
+    case 5:
+      return image.flip().rotate(90);
+    case 6:
+      return image.rotate(90);
+    case 7:
+      return image.flop().rotate(90);
+    case 8:
+      return image.rotate(270);
+    default:
+      return image;
+  }
+}
+
+function open(input: ImageInput): Sharp.Sharp {
+  const limits = { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS } as const;
+  if (Buffer.isBuffer(input)) return sharp()(input, { ...limits, sequentialRead: true }).rotate();
+  if ('rgba' in input) return sharp()(input.rgba, { ...limits, raw: { width: input.width, height: input.height, channels: 4 } });
+  const image = sharp()(input.data, { ...limits, sequentialRead: true });
+  return input.orientation === null ? image.rotate() : orient(image, input.orientation);
+}
+
 /** Decoding and encoding run on libuv's thread pool; the event loop only awaits them. */
-async function encode(input: Buffer, build: (image: Sharp.Sharp) => Sharp.Sharp): Promise<EncodedImage> {
+async function encode(input: ImageInput, build: (image: Sharp.Sharp) => Sharp.Sharp): Promise<EncodedImage> {
   try {
-    const image = sharp()(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS, sequentialRead: true });
-    const { data, info } = await build(image.rotate()).toBuffer({ resolveWithObject: true });
+    const { data, info } = await build(open(input)).toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height, contentType: `image/${info.format}` };
   } catch (err) {
     throw new MediaUnprocessableError(`Cannot read the image: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
@@ -34,14 +73,14 @@ async function encode(input: Buffer, build: (image: Sharp.Sharp) => Sharp.Sharp)
 }
 
 /** About 300 px wide, upright whatever the EXIF orientation, WebP (keeps transparency). */
-export function imageThumbnail(input: Buffer): Promise<EncodedImage> {
+export function imageThumbnail(input: ImageInput): Promise<EncodedImage> {
   return encode(input, (image) =>
     image.resize({ width: THUMBNAIL_WIDTH, height: THUMBNAIL_MAX_HEIGHT, fit: 'inside', withoutEnlargement: true }).webp({ quality: 80 }),
   );
 }
 
-/** Full size, upright, in a format every browser displays: for TIFF, HEIC and the like. */
-export function imagePreview(input: Buffer): Promise<EncodedImage> {
+/** Full size, upright, in a format every browser displays: for TIFF, HEIC, RAW and the like. */
+export function imagePreview(input: ImageInput): Promise<EncodedImage> {
   return encode(input, (image) =>
     image.resize({ width: PREVIEW_MAX_SIDE, height: PREVIEW_MAX_SIDE, fit: 'inside', withoutEnlargement: true }).webp({ quality: 85 }),
   );

@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
 import mime from 'mime-types';
 import type { MediaKind } from '../db/schema.js';
+import { RAW_IMAGE_TYPES } from './formats.js';
 
 /** How many leading bytes the content sniffer needs. */
 export const SNIFF_BYTES = 4100;
@@ -11,6 +13,10 @@ export const SNIFF_BYTES = 4100;
  */
 export async function detectContentType(head: Buffer, filename: string): Promise<string> {
   const sniffed = head.length > 0 ? await fileTypeFromBuffer(head) : undefined;
+  // Most RAW formats are TIFF inside and only some carry a mark the sniffer knows (a NEF or ORF often
+  // reads as plain TIFF); a TIFF named as a RAW is taken as that RAW.
+  const raw = RAW_IMAGE_TYPES.get(path.extname(filename).slice(1).toLowerCase());
+  if (raw && (!sniffed || sniffed.mime === 'image/tiff')) return raw;
   if (sniffed) return sniffed.mime;
   const byName = mime.lookup(filename);
   return byName || 'application/octet-stream';
