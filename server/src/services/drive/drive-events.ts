@@ -1,6 +1,8 @@
 import type { Db } from '../../db/database.js';
 import type { MediaKind } from '../../db/schema.js';
 import { JOB } from '../../jobs/job-names.js';
+import { isAudio } from '../../media/audio-tags.js';
+import { isPdf } from '../../media/pdf-thumbnailer.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { IndexRequests } from '../../search/index-requests.js';
 
@@ -9,6 +11,7 @@ interface FileRef {
   ownerId: string;
   folderId: string | null;
   mediaKind: MediaKind | null;
+  contentType: string;
 }
 
 interface FolderRef {
@@ -30,7 +33,8 @@ export class DriveEvents {
   ) {}
 
   async fileStored(db: Db, file: FileRef): Promise<void> {
-    if (file.mediaKind !== null) {
+    // PDFs and audio are no media kind of the gallery, yet their first page or cover is their thumbnail.
+    if (file.mediaKind !== null || isPdf(file.contentType) || isAudio(file.contentType)) {
       await this.queue.enqueue(
         JOB.fileThumbnail,
         { fileId: file.id },

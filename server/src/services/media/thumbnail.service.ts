@@ -6,9 +6,10 @@ import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { MediaToolMissingError, MediaUnprocessableError } from '../../media/errors.js';
 import { posterFrame } from '../../media/ffmpeg.js';
 import { imagePreview, imageThumbnail, type EncodedImage } from '../../media/image-thumbnailer.js';
-import { imageInput } from '../../media/image-source.js';
 import { isBrowserImage, isThumbnailableImage, isVideo } from '../../media/formats.js';
 import { heavyWork } from '../../media/limiter.js';
+import { isAudio, readAudioTags } from '../../media/audio-tags.js';
+import { isPdf, pdfThumbnail } from '../../media/pdf-thumbnailer.js';
 import { withLoopbackUrl } from '../../media/loopback-source.js';
 import { newId } from '../../security/ids.js';
 import type { EncryptedStore } from '../../storage/blob-store.js';
@@ -22,6 +23,8 @@ export interface ThumbnailOptions {
 }
 
 const MAX_IMAGE_BYTES = 128 * 1024 * 1024;
+/** A PDF is read whole to draw its first page; larger ones keep their icon. */
+const MAX_PDF_BYTES = 64 * 1024 * 1024;
 
 type Outcome = { status: 'ready'; thumbnail: EncodedImage; preview: EncodedImage | null } | { status: 'skipped' | 'failed'; error: string };
 
@@ -66,9 +69,9 @@ export class ThumbnailService {
     if (isThumbnailableImage(file.contentType)) {
       if (file.size > (this.options.maxImageBytes ?? MAX_IMAGE_BYTES))
         return { status: 'skipped', error: 'Image is too large for a thumbnail' };
-      const input = await imageInput(file.contentType, await this.readWhole(file));
-      const thumbnail = await imageThumbnail(input);
-      return { status: 'ready', thumbnail, preview: isBrowserImage(file.contentType) ? null : await imagePreview(input) };
+      const original = await this.readWhole(file);
+      const thumbnail = await imageThumbnail(original);
+      return { status: 'ready', thumbnail, preview: isBrowserImage(file.contentType) ? null : await imagePreview(original) };
     }
     if (isVideo(file.contentType)) {
       if (!this.options.ffmpegPath) throw new MediaToolMissingError('ffmpeg');
@@ -76,6 +79,16 @@ export class ThumbnailService {
       const open = (range?: { start: number; end: number }) => this.store.read(file.storageKey, file.wrappedKey, file.size, range);
       const frame = await withLoopbackUrl(file.size, open, (url) => posterFrame(ffmpeg, url));
       return { status: 'ready', thumbnail: await imageThumbnail(frame), preview: null };
+    }
+    if (isPdf(file.contentType)) {
+      if (file.size > MAX_PDF_BYTES) return { status: 'skipped', error: 'PDF is too large for a thumbnail' };
+      return { status: 'ready', thumbnail: await pdfThumbnail(await this.readWhole(file)), preview: null };
+    }
+    if (isAudio(file.contentType)) {
+      const open = (range: { start: number; end: number }) => this.store.read(file.storageKey, file.wrappedKey, file.size, range);
+      const { cover } = await readAudioTags(file.size, file.contentType, open);
+      if (!cover) return { status: 'skipped', error: 'The audio file has no cover art' };
+      return { status: 'ready', thumbnail: await imageThumbnail(cover.data), preview: null };
     }
     return { status: 'skipped', error: `No thumbnail for ${file.contentType}` };
   }
