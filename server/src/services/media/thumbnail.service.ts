@@ -6,6 +6,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { MediaToolMissingError, MediaUnprocessableError } from '../../media/errors.js';
 import { posterFrame } from '../../media/ffmpeg.js';
 import { imagePreview, imageThumbnail, type EncodedImage } from '../../media/image-thumbnailer.js';
+import { imageInput } from '../../media/image-source.js';
 import { isBrowserImage, isThumbnailableImage, isVideo } from '../../media/formats.js';
 import { heavyWork } from '../../media/limiter.js';
 import { isAudio, readAudioTags } from '../../media/audio-tags.js';
@@ -69,9 +70,9 @@ export class ThumbnailService {
     if (isThumbnailableImage(file.contentType)) {
       if (file.size > (this.options.maxImageBytes ?? MAX_IMAGE_BYTES))
         return { status: 'skipped', error: 'Image is too large for a thumbnail' };
-      const original = await this.readWhole(file);
-      const thumbnail = await imageThumbnail(original);
-      return { status: 'ready', thumbnail, preview: isBrowserImage(file.contentType) ? null : await imagePreview(original) };
+      const input = await imageInput(file.contentType, await this.readWhole(file));
+      const thumbnail = await imageThumbnail(input);
+      return { status: 'ready', thumbnail, preview: isBrowserImage(file.contentType) ? null : await imagePreview(input) };
     }
     if (isVideo(file.contentType)) {
       if (!this.options.ffmpegPath) throw new MediaToolMissingError('ffmpeg');
