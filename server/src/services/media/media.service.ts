@@ -1,6 +1,7 @@
 import type { FileRow } from '../../db/repositories/file.repository.js';
 import type { FileMediaRepository } from '../../db/repositories/file-media.repository.js';
 import { NotFoundError } from '../../domain/errors.js';
+import { isAudio } from '../../media/audio-tags.js';
 import { isBrowserImage } from '../../media/formats.js';
 import type { EncryptedStore } from '../../storage/blob-store.js';
 import type { FileService } from '../drive/file.service.js';
@@ -56,6 +57,13 @@ export class MediaService {
   async video(ownerId: string, fileId: string): Promise<StoredAsset> {
     const file = await this.files.get(ownerId, fileId);
     if (file.mediaKind !== 'video') throw notFound();
+    return this.original(file);
+  }
+
+  /** An audio file's own bytes, to read its tags from. */
+  async audio(ownerId: string, fileId: string): Promise<StoredAsset> {
+    const file = await this.files.get(ownerId, fileId);
+    if (!isAudio(file.contentType)) throw notFound();
     return this.original(file);
   }
 

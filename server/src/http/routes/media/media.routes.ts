@@ -4,6 +4,8 @@ import type { MediaService, StoredAsset } from '../../../services/media/media.se
 import type { StreamTokenService } from '../../../services/downloads/stream-token.service.js';
 import type { ItemAccess } from '../../../services/sharing/item-access.js';
 import { NotFoundError } from '../../../domain/errors.js';
+import { readAudioTags } from '../../../media/audio-tags.js';
+import { MediaUnprocessableError } from '../../../media/errors.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';
@@ -23,6 +25,13 @@ export const STREAM_COOKIE = 'stream-video-token';
 const STREAM_PATH = '/file-service/stream-video';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
+const audioInfo = z.object({
+  title: z.string().nullable(),
+  artist: z.string().nullable(),
+  album: z.string().nullable(),
+  durationSeconds: z.number().nullable(),
+  hasCover: z.boolean(),
+});
 const thumbnailParams = z.object({ thumbnailID: z.string().min(1).max(64) });
 
 function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: StoredAsset, cacheControl?: string): Promise<FastifyReply> {
@@ -69,6 +78,35 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
       const { id } = parseInput(idParams, request.params);
       const reach = await access.file(authOf(request).accountId, id, 'read');
       return sendAsset(request, reply, await media.fullImage(reach.ownerId, id));
+    },
+  );
+
+  app.get(
+    '/file-service/audio-info/:id',
+    {
+      ...auth,
+      schema: signedIn({
+        summary: "An audio file's title, artist, album, duration and whether it has cover art",
+        description: 'Read from the tags of the file; each is null when the file does not say (or its tags cannot be read).',
+        tags,
+        params: idParams,
+        response: { 200: audioInfo },
+        errors: ['VALIDATION_FAILED', 'FILE_NOT_FOUND'],
+      }),
+    },
+    async (request) => {
+      const { id } = parseInput(idParams, request.params);
+      const reach = await access.file(authOf(request).accountId, id, 'read');
+      const asset = await media.audio(reach.ownerId, id);
+      try {
+        const found = await readAudioTags(asset.size, asset.contentType, (range) => asset.open(range));
+        const { title, artist, album, durationSeconds } = found;
+        return { title, artist, album, durationSeconds, hasCover: found.cover !== null };
+      } catch (err) {
+        // Tags that cannot be read leave the file playable, just unnamed.
+        if (!(err instanceof MediaUnprocessableError)) throw err;
+        return { title: null, artist: null, album: null, durationSeconds: null, hasCover: false };
+      }
     },
   );
 
