@@ -284,6 +284,16 @@ describe('item shares: the authorization matrix', () => {
       call: (b) => b.get(`/file-service/full-thumbnail/${image._id}`),
     },
     {
+      name: 'GET audio-info',
+      route: 'GET /file-service/audio-info/:id',
+      kind: 'read',
+      call: async (b) => {
+        const file = await freshFile();
+        await t.app.database.db.updateTable('file').set({ contentType: 'audio/mpeg' }).where('id', '=', file._id).execute();
+        return b.get(`/file-service/audio-info/${file._id}`);
+      },
+    },
+    {
       name: 'GET move-folder-list',
       route: 'GET /folder-service/move-folder-list',
       kind: 'read',
