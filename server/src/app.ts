@@ -72,7 +72,9 @@ import { createSearch } from './search/search-module.js';
 import { IndexRequests } from './search/index-requests.js';
 import { DriveEvents } from './services/drive/drive-events.js';
 import { FileMediaRepository } from './db/repositories/file-media.repository.js';
+import { LivePhotoRepository } from './db/repositories/live-photo.repository.js';
 import { handleThumbnail } from './jobs/handlers/thumbnail.job.js';
+import { handleLivePhoto } from './jobs/handlers/live-photo.job.js';
 import { handleThumbnailBackfill } from './jobs/handlers/thumbnail-backfill.job.js';
 import { mediaRoutes } from './http/routes/media/media.routes.js';
 import { sharingRoutes } from './http/routes/sharing/sharing.routes.js';
@@ -87,6 +89,8 @@ import { ShareService } from './services/sharing/share.service.js';
 import { DownloadService } from './services/downloads/download.service.js';
 import { StreamTokenService } from './services/downloads/stream-token.service.js';
 import { ThumbnailService } from './services/media/thumbnail.service.js';
+import { LivePhotoService } from './services/media/live-photo.service.js';
+import { WorkerPool, compiledWorker } from './workers/pool.js';
 import { ZipService } from './services/downloads/zip.service.js';
 import { DavRepository } from './db/repositories/dav.repository.js';
 import { DavDrive } from './dav/dav-drive.js';
@@ -204,6 +208,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   app.addHook('onClose', async () => {
     await background.stop();
     await search.close();
+    await livePhotos.close();
     mailer?.close();
     await store.close();
     await database.close();
@@ -331,6 +336,20 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     ffmpegPath: deps.ffmpegPath === undefined ? 'ffmpeg' : deps.ffmpegPath,
   });
   const media = new MediaService(files, fileMedia, store);
+  const livePhotos = new LivePhotoService(
+    uow,
+    new LivePhotoRepository(database.db, database.dialect),
+    store,
+    clock,
+    // Metadata of one photo at a time, on a thread with a small heap: a crafted file ends that thread only.
+    new WorkerPool({
+      file: compiledWorker('media/live-photo.worker.js'),
+      threads: 1,
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+      idleTimeoutMs: 30_000,
+    }),
+    { ffmpegPath: deps.ffmpegPath === undefined ? 'ffmpeg' : deps.ffmpegPath },
+  );
   const shares = new ShareService(uow, files, clock, securityLog);
   const zips = new ZipService(uow, store);
   const accountDeletion = new AccountDeletionService(new AccountDeletionRepository(database.db), trash, tus, queue);
@@ -368,6 +387,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       },
       [JOB.fileThumbnail]: handleThumbnail(thumbnails),
       [JOB.thumbnailBackfill]: handleThumbnailBackfill(fileMedia, queue, clock),
+      [JOB.fileMotion]: handleLivePhoto(livePhotos),
       [JOB.accountDelete]: async ({ accountId }) => {
         await accountDeletion.run(accountId);
       },
@@ -381,7 +401,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.log,
     // Indexing and thumbnails each have their own CPU slots: a hostile file stuck in one leaves the
     // other running, and light jobs never wait behind either.
-    { concurrency: 3, cpuHeavy: [search.cpuHeavy, { names: [JOB.fileThumbnail], slots: 1 }] },
+    { concurrency: 3, cpuHeavy: [search.cpuHeavy, { names: [JOB.fileThumbnail, JOB.fileMotion], slots: 1 }] },
   );
   let timer: NodeJS.Timeout | null = null;
   let scrubTimer: NodeJS.Timeout | null = null;
@@ -490,7 +510,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.log,
   );
   itemShareRoutes(app, { itemShares, requireAuth });
-  fileRoutes(app, { files, trash, moves, downloads, answers, access, sharedDrive, itemShares, requireAuth });
+  fileRoutes(app, { files, trash, moves, downloads, answers, access, sharedDrive, itemShares, livePhotos, requireAuth });
   folderRoutes(app, { folders, trash, answers, access, sharedDrive, itemShares, requireAuth });
   restoreAsOfRoutes(app, { restoreAsOf: new RestoreAsOfService(uow, trash, fileVersions, events, clock), requireAuth });
   uploadRoutes(app, {
@@ -509,7 +529,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   });
   tusRoutes(app, { tus, access, requireAuth });
   sharingRoutes(app, { shares, downloads, requireAuth });
-  mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies, access });
+  mediaRoutes(app, { media, streamTokens, requireAuth, secureCookies: config.http.secureCookies, access, livePhotos });
   zipRoutes(app, { zips, access, requireAuth });
   exportRoutes(app, { zips, requireAuth });
   const shareLinks = new ShareLinkRepository(database.db);

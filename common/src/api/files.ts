@@ -27,6 +27,10 @@ export interface FileDto {
     /** Token of the public URL, when shared. */
     link?: string;
     trashed: boolean;
+    /** In the media gallery: the still of a Live Photo, with the id of its MOV (a video file of its own). */
+    livePhoto?: { videoId: string };
+    /** In the media gallery: a motion photo, with the URL of the clip it carries. */
+    motion?: { url: string };
   };
   /** Reached through a share from another account: whose it is and what the caller may do. */
   shared?: SharedAccessDto;

@@ -56,7 +56,8 @@ export async function referencedBlobKeys(session: SqlSession): Promise<string[]>
      UNION SELECT storage_key AS key FROM file_version
      UNION SELECT thumbnail_id AS key FROM file WHERE thumbnail_id IS NOT NULL
      UNION SELECT thumbnail_id AS key FROM file_media WHERE thumbnail_id IS NOT NULL
-     UNION SELECT preview_id AS key FROM file_media WHERE preview_id IS NOT NULL`,
+     UNION SELECT preview_id AS key FROM file_media WHERE preview_id IS NOT NULL
+     UNION SELECT clip_id AS key FROM file_motion WHERE clip_id IS NOT NULL`,
   );
   return rows.map((r) => r.key).sort();
 }
@@ -65,8 +66,9 @@ export async function isStillReferenced(session: SqlSession, key: string): Promi
   const rows = await session.all(
     `SELECT 1 AS hit FROM file WHERE storage_key = ? OR thumbnail_id = ?
      UNION ALL SELECT 1 AS hit FROM file_version WHERE storage_key = ?
-     UNION ALL SELECT 1 AS hit FROM file_media WHERE thumbnail_id = ? OR preview_id = ?`,
-    [key, key, key, key, key],
+     UNION ALL SELECT 1 AS hit FROM file_media WHERE thumbnail_id = ? OR preview_id = ?
+     UNION ALL SELECT 1 AS hit FROM file_motion WHERE clip_id = ?`,
+    [key, key, key, key, key, key],
   );
   return rows.length > 0;
 }
@@ -121,6 +123,8 @@ export async function reconcileRestored(
     // A derived image alone: made again by the thumbnail backfill.
     await session.run('UPDATE file SET thumbnail_id = NULL WHERE thumbnail_id = ?', [key]);
     await session.run('DELETE FROM file_media WHERE thumbnail_id = ? OR preview_id = ?', [key, key]);
+    // A motion clip alone: the photo stays, without its motion.
+    await session.run('DELETE FROM file_motion WHERE clip_id = ?', [key]);
   }
   return { droppedFiles, droppedVersions, strayKeys };
 }

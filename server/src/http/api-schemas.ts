@@ -56,6 +56,11 @@ export const fileDto = z.object({
     linkType: linkType.optional(),
     link: z.string().optional().describe('Token of the public URL, when shared'),
     trashed: z.boolean(),
+    livePhoto: z
+      .object({ videoId: z.string() })
+      .optional()
+      .describe('Media listings: the still of a Live Photo; its MOV streams at `/file-service/stream-video/{videoId}`'),
+    motion: z.object({ url: z.string() }).optional().describe('Media listings: a motion photo; its clip streams at `url`'),
   }),
   shared: sharedAccessDto,
 }) satisfies z.ZodType<FileDto>;

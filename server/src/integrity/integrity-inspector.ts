@@ -3,6 +3,7 @@ import {
   type FileBlobRow,
   type IntegrityRepository,
   type MediaBlobRow,
+  type MotionClipBlobRow,
   type VersionBlobRow,
 } from '../db/repositories/integrity.repository.js';
 import type { Clock } from '../services/clock.js';
@@ -55,11 +56,14 @@ export class IntegrityInspector {
   async verifyFiles(after: string | null, limit: number, ctx: StepContext): Promise<StepResult> {
     const files = await this.repo.filesAfter(after, limit);
     const media = new Map((await this.repo.mediaOf(files.map((f) => f.id))).map((m) => [m.fileId, m]));
+    const clips = new Map((await this.repo.motionClipsOf(files.map((f) => f.id))).map((c) => [c.fileId, c]));
     let cursor = after;
     try {
       for (const file of files) {
         ctx.signal?.throwIfAborted();
         await this.verifyFile(file, media.get(file.id), ctx);
+        const clip = clips.get(file.id);
+        if (clip) await this.verifyMotionClip(clip, ctx);
         cursor = file.id;
       }
     } catch (err) {
@@ -183,6 +187,18 @@ export class IntegrityInspector {
       if (current?.thumbnailId !== asset.key && current?.previewId !== asset.key) continue;
       for (const finding of findingsOf(result, asset.role, asset.key, file.id, asset.size)) this.report(ctx, finding);
     }
+  }
+
+  /** A motion photo's clip: whole, and the content its row records (unless replaced or deleted meanwhile). */
+  private async verifyMotionClip(clip: MotionClipBlobRow, ctx: StepContext): Promise<void> {
+    const { counts } = ctx.tally;
+    const verdict = await this.verifier.verify(clip.clipId, clip.wrappedKey, clip.size, ctx.limiter, ctx.signal);
+    counts.motionClips = (counts.motionClips ?? 0) + 1;
+    counts.bytesVerified += 'storedBytes' in verdict ? verdict.storedBytes : 0;
+    if (isSound(verdict, clip)) return;
+    const [current] = await this.repo.motionClipsOf([clip.fileId]);
+    if (current?.clipId !== clip.clipId) return;
+    for (const finding of findingsOf(verdict, 'motion-clip', clip.clipId, clip.fileId, clip.size)) this.report(ctx, finding);
   }
 
   private async verifyVersion(version: VersionBlobRow, ctx: StepContext): Promise<void> {

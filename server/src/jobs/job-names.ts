@@ -5,6 +5,7 @@ export const JOB = {
   housekeepingPurge: 'housekeeping.purge',
   fileThumbnail: 'file.thumbnail',
   thumbnailBackfill: 'file.thumbnail-backfill',
+  fileMotion: 'file.motion',
   searchIndexFile: 'search.index-file',
   searchIndexFolder: 'search.index-folder',
   searchBackfill: 'search.backfill',
@@ -21,6 +22,7 @@ export interface JobPayloads {
   'housekeeping.purge': Record<string, never>;
   'file.thumbnail': { fileId: string };
   'file.thumbnail-backfill': { round?: number };
+  'file.motion': { fileId: string };
   'search.index-file': { fileId: string };
   'search.index-folder': { folderId: string; cascade: boolean };
   'search.backfill': { round?: number };

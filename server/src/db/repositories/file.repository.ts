@@ -111,6 +111,18 @@ export class FileRepository {
     let query = this.db.selectFrom('file').where(rare ? ownerOfRareMatch('file') : 'ownerId', '=', q.ownerId);
     if (q.mediaKinds) {
       query = query.where('mediaKind', 'in', q.mediaKinds).where('trashedAt', 'is', null);
+      // A Live Photo shows once, as its still: the MOV of an active still stays out of the gallery.
+      query = query.where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('livePhoto')
+              .innerJoin('file as still', 'still.id', 'livePhoto.photoFileId')
+              .select('livePhoto.videoFileId')
+              .whereRef('livePhoto.videoFileId', '=', 'file.id')
+              .where('still.trashedAt', 'is', null),
+          ),
+        ),
+      );
       if (q.search) query = query.where(nameContains(this.dialect, 'file', q.search, rare));
     } else if (q.search) {
       query = query.where(nameContains(this.dialect, 'file', q.search, rare));
@@ -203,6 +215,12 @@ export class FileRepository {
    */
   async replaceContent(next: FileRow): Promise<string[]> {
     const media = await this.db.deleteFrom('fileMedia').where('fileId', '=', next.id).returning(['thumbnailId', 'previewId']).execute();
+    // A new content is no longer the still or the MOV of its Live Photo, and its motion is read again.
+    const motion = await this.db.deleteFrom('fileMotion').where('fileId', '=', next.id).returning('clipId').execute();
+    await this.db
+      .deleteFrom('livePhoto')
+      .where((eb) => eb.or([eb('photoFileId', '=', next.id), eb('videoFileId', '=', next.id)]))
+      .execute();
     const old = await this.db.selectFrom('file').select('thumbnailId').where('id', '=', next.id).executeTakeFirst();
     await this.db
       .updateTable('file')
@@ -224,6 +242,7 @@ export class FileRepository {
       .execute();
     const keys = new Set<string>();
     for (const m of media) for (const k of [m.thumbnailId, m.previewId]) if (k) keys.add(k);
+    for (const m of motion) if (m.clipId) keys.add(m.clipId);
     if (old?.thumbnailId) keys.add(old.thumbnailId);
     return [...keys];
   }

@@ -30,6 +30,15 @@ export interface MediaBlobRow {
   previewSize: number | null;
 }
 
+/** A motion photo's clip, stored apart from the photo. */
+export interface MotionClipBlobRow {
+  fileId: string;
+  clipId: string;
+  wrappedKey: string;
+  size: number;
+  sha256: string;
+}
+
 const FILE_BLOB_COLUMNS = ['id', 'storageKey', 'wrappedKey', 'size', 'crc32', 'sha256'] as const;
 const VERSION_BLOB_COLUMNS = [...FILE_BLOB_COLUMNS, 'fileId'] as const;
 
@@ -91,6 +100,22 @@ export class IntegrityRepository {
     return rows.map(numericMedia);
   }
 
+  /** The clips cut out of these files (motion photos). */
+  async motionClipsOf(fileIds: string[]): Promise<MotionClipBlobRow[]> {
+    if (fileIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('fileMotion')
+      .select(['fileId', 'clipId', 'clipWrappedKey', 'clipSize', 'clipSha256'])
+      .where('fileId', 'in', fileIds)
+      .where('clipId', 'is not', null)
+      .execute();
+    return rows.flatMap((r) =>
+      r.clipId && r.clipWrappedKey && r.clipSize !== null && r.clipSha256
+        ? [{ fileId: r.fileId, clipId: r.clipId, wrappedKey: r.clipWrappedKey, size: Number(r.clipSize), sha256: r.clipSha256 }]
+        : [],
+    );
+  }
+
   /** Media rows whose file is gone (foreign keys normally cascade; a restore or manual edit may not). */
   async orphanMediaAfter(after: string | null, limit: number): Promise<MediaBlobRow[]> {
     let query = this.db
@@ -130,6 +155,7 @@ export class IntegrityRepository {
           .unionAll(this.db.selectFrom('fileVersion').select('storageKey as key').where('storageKey', 'in', page)),
         this.db.selectFrom('fileMedia').select('thumbnailId as key').where('thumbnailId', 'in', page),
         this.db.selectFrom('fileMedia').select('previewId as key').where('previewId', 'in', page),
+        this.db.selectFrom('fileMotion').select('clipId as key').where('clipId', 'in', page),
         this.db.selectFrom('tusUpload').select('storageKey as key').where('storageKey', 'in', page),
       ];
       for (const query of queries) for (const row of await query.execute()) if (row.key) found.add(row.key);

@@ -239,12 +239,14 @@ export class TrashRepository {
     const versions = new FileVersionRepository(this.db);
     for (const ids of chunks(fileIds)) {
       storageKeys.push(...(await this.previewKeys('file.id', ids)), ...(await versions.keysOfFiles(ids)));
+      storageKeys.push(...(await this.motionClipKeys('file.id', ids)));
       const rows = await this.db.deleteFrom('file').where('id', 'in', ids).returning(['storageKey', 'thumbnailId']).execute();
       fileCount += rows.length;
       for (const r of rows) storageKeys.push(r.storageKey, ...(r.thumbnailId ? [r.thumbnailId] : []));
     }
     for (const ids of chunks(subtreeFolderIds)) {
       storageKeys.push(...(await this.previewKeys('file.folderId', ids)), ...(await versions.keysInFolders(ids)));
+      storageKeys.push(...(await this.motionClipKeys('file.folderId', ids)));
       const rows = await this.db.deleteFrom('file').where('folderId', 'in', ids).returning(['storageKey', 'thumbnailId']).execute();
       fileCount += rows.length;
       for (const r of rows) storageKeys.push(r.storageKey, ...(r.thumbnailId ? [r.thumbnailId] : []));
@@ -272,6 +274,18 @@ export class TrashRepository {
       .where('fileMedia.previewId', 'is not', null)
       .execute();
     return rows.flatMap((r) => (r.previewId ? [r.previewId] : []));
+  }
+
+  /** Clips of the motion photos about to go (their rows go with the files, by cascade). */
+  private async motionClipKeys(column: 'file.id' | 'file.folderId', ids: string[]): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('fileMotion')
+      .innerJoin('file', 'file.id', 'fileMotion.fileId')
+      .select('fileMotion.clipId')
+      .where(column, 'in', ids)
+      .where('fileMotion.clipId', 'is not', null)
+      .execute();
+    return rows.flatMap((r) => (r.clipId ? [r.clipId] : []));
   }
 
   /** Top-most items trashed before `cutoff`: what trash retention deletes. */

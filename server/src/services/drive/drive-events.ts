@@ -42,6 +42,10 @@ export class DriveEvents {
         db,
       );
     }
+    // Live Photo identifiers and motion-photo clips (the job passes over other types at once).
+    if (file.mediaKind !== null) {
+      await this.queue.enqueue(JOB.fileMotion, { fileId: file.id }, { dedupeKey: `${JOB.fileMotion}:${file.id}`, lane: file.ownerId }, db);
+    }
     await this.index.fileChanged(file.id, db, file.ownerId);
   }
 

@@ -1,9 +1,18 @@
 import type { FileDto, SharedAccessDto } from '@nimbus/common';
+import type { PhotoMotionLink } from '../../../db/repositories/live-photo.repository.js';
 import type { ShownFile } from '../../../services/drive/file.service.js';
 
 /** A file as the owner sees it, with the field names of the myDrive API (docs/architecture.md). */
 export function presentFile(row: ShownFile): FileDto {
   return presentSharedFile(row, undefined);
+}
+
+/** The gallery's photo with its motion: the MOV of its Live Photo, or the clip of a motion photo. */
+export function withMotion(dto: FileDto, link: PhotoMotionLink | undefined): FileDto {
+  if (!link) return dto;
+  if ('videoId' in link) dto.metadata.livePhoto = { videoId: link.videoId };
+  else dto.metadata.motion = { url: `/file-service/motion/${encodeURIComponent(dto._id)}` };
+  return dto;
 }
 
 /** A file as a recipient of a share sees it (the shared file itself sits at their root); as the owner without `shared`. */

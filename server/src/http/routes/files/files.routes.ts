@@ -18,6 +18,7 @@ import type { MoveService } from '../../../services/drive/move.service.js';
 import type { TrashService } from '../../../services/drive/trash.service.js';
 import type { DownloadService } from '../../../services/downloads/download.service.js';
 import type { ItemShareService } from '../../../services/sharing/item-share.service.js';
+import type { LivePhotoService } from '../../../services/media/live-photo.service.js';
 import type { SharedDriveService } from '../../../services/sharing/shared-drive.service.js';
 import { assertNotShareRoot, assertSameSpace, type ItemAccess } from '../../../services/sharing/item-access.js';
 import { NotFoundError } from '../../../domain/errors.js';
@@ -28,7 +29,7 @@ import { parseInput } from '../../validation.js';
 import { binaryAnswer, fileDto, folderDto, messageAnswer, signedIn } from '../../api-schemas.js';
 import { presentFolder, presentSharedFolder } from '../folders/folders.presenter.js';
 import { sharedAccessOf } from '../item-shares/item-shares.presenter.js';
-import { presentFile, presentSharedFile } from './files.presenter.js';
+import { presentFile, presentSharedFile, withMotion } from './files.presenter.js';
 
 export interface FileRoutesDeps {
   files: FileService;
@@ -41,6 +42,8 @@ export interface FileRoutesDeps {
   access: ItemAccess;
   sharedDrive: SharedDriveService;
   itemShares: ItemShareService;
+  /** The motion of the gallery's photos (Live Photos, motion photos). */
+  livePhotos: Pick<LivePhotoService, 'motionOf'>;
   requireAuth: preHandlerAsyncHookHandler;
 }
 
@@ -85,6 +88,11 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
           return notKept((await files.list(reach.ownerId, q)).map((row) => presentSharedFile(row, sharedAccessOf(reach))));
         }
         const own: FileDto[] = rows.map(presentFile);
+        if (q.mediaMode) {
+          const photoIds = rows.filter((r) => r.mediaKind === 'photo').map((r) => r.id);
+          const motion = await deps.livePhotos.motionOf(callerId, photoIds);
+          return own.map((dto) => withMotion(dto, motion.get(dto._id)));
+        }
         if (q.search === undefined || q.trashMode || q.mediaMode || q.startAt) return own;
         const shared = await sharedDrive.search(callerId, q.search, q.limit ?? LIMITS.pageSize, { files: true, folders: false });
         if (!shared.consulted) return own;

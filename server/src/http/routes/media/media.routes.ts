@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { z } from 'zod';
 import type { MediaService, StoredAsset } from '../../../services/media/media.service.js';
+import type { LivePhotoService } from '../../../services/media/live-photo.service.js';
 import type { StreamTokenService } from '../../../services/downloads/stream-token.service.js';
 import type { ItemAccess } from '../../../services/sharing/item-access.js';
 import { NotFoundError } from '../../../domain/errors.js';
@@ -18,11 +19,15 @@ export interface MediaRoutesDeps {
   secureCookies: boolean;
   /** Files shared with the caller show and play like their own. */
   access: ItemAccess;
+  /** Motion photos' clips. */
+  livePhotos: Pick<LivePhotoService, 'clip'>;
 }
 
 export const STREAM_COOKIE = 'stream-video-token';
 /** The stream credential is sent with video requests only. */
 const STREAM_PATH = '/file-service/stream-video';
+/** A motion photo's clip plays in a <video> too, with the same credential. */
+const MOTION_PATH = '/file-service/motion';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const audioInfo = z.object({
@@ -116,6 +121,7 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
     async (request, reply) => {
       const issued = await streamTokens.issue(authOf(request));
       void reply.setCookie(STREAM_COOKIE, issued.token, { ...cookieBase, maxAge: issued.maxAgeSeconds });
+      void reply.setCookie(STREAM_COOKIE, issued.token, { ...cookieBase, path: MOTION_PATH, maxAge: issued.maxAgeSeconds });
       return { message: 'Stream token issued' };
     },
   );
@@ -125,6 +131,7 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
     { schema: { summary: 'Clear the video stream cookie', tags, response: { 200: messageAnswer } } },
     async (_request, reply) => {
       void reply.clearCookie(STREAM_COOKIE, cookieBase);
+      void reply.clearCookie(STREAM_COOKIE, { ...cookieBase, path: MOTION_PATH });
       return { message: 'Stream token removed' };
     },
   );
@@ -148,5 +155,21 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
     const { id } = parseInput(idParams, request.params);
     const reach = await access.file(authOf(request).accountId, id, 'read');
     return sendAsset(request, reply, await media.video(reach.ownerId, id));
+  });
+
+  const motionSchema = signedIn({
+    summary: "Stream a motion photo's video",
+    description:
+      'The short video an Android motion photo carries after its still, stored apart when the photo was read. ' +
+      'Authenticated by the session or by the stream cookie; supports `Range`. The photo itself downloads unchanged.',
+    tags,
+    params: idParams,
+    response: { 200: binaryAnswer('The clip', 'video/mp4'), 206: binaryAnswer('The requested range', 'video/mp4') },
+    errors: notFound,
+  });
+  app.get(`${MOTION_PATH}/:id`, { preHandler: streamAuth, schema: motionSchema }, async (request, reply) => {
+    const { id } = parseInput(idParams, request.params);
+    const reach = await access.file(authOf(request).accountId, id, 'read');
+    return sendAsset(request, reply, await deps.livePhotos.clip(reach.ownerId, id));
   });
 }
