@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie';
 import { LIMITS } from '@nimbus/common';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import type { Config } from './config.js';
+import { DEFAULT_VIDEO, type Config } from './config.js';
 import { openDatabase, type DatabaseHandle } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { AccountTokenRepository } from './db/repositories/account-token.repository.js';
@@ -70,10 +70,12 @@ import { SessionService } from './services/accounts/session.service.js';
 import { searchRoutes } from './http/routes/search/search.routes.js';
 import { createSearch } from './search/search-module.js';
 import { IndexRequests } from './search/index-requests.js';
-import { DriveEvents } from './services/drive/drive-events.js';
-import { FileMediaRepository } from './db/repositories/file-media.repository.js';
+import { FileMediaRepository, FileRenditionRepository } from './db/repositories/file-media.repository.js';
 import { LivePhotoRepository } from './db/repositories/live-photo.repository.js';
 import { handleThumbnail } from './jobs/handlers/thumbnail.job.js';
+import { handleVideoProbe, handleVideoRendition } from './jobs/handlers/video-rendition.job.js';
+import { RenditionService } from './services/media/rendition.service.js';
+import { DriveEventsWithRenditions, requestVideoProbe } from './services/media/rendition-events.js';
 import { handleLivePhoto } from './jobs/handlers/live-photo.job.js';
 import { handleThumbnailBackfill } from './jobs/handlers/thumbnail-backfill.job.js';
 import { mediaRoutes } from './http/routes/media/media.routes.js';
@@ -144,6 +146,8 @@ export interface AppDeps {
   blobStore?: BlobStore;
   /** ffmpeg for video poster frames: a path or a name on PATH (default `ffmpeg`); null turns them off. */
   ffmpegPath?: string | null;
+  /** ffprobe for videos' playability: default `ffprobe` beside ffmpeg; null turns renditions' probes off. */
+  ffprobePath?: string | null;
   /** Where the log goes instead of stdout (tests read it). */
   logStream?: NodeJS.WritableStream;
 }
@@ -174,6 +178,14 @@ declare module 'fastify' {
 /** A hop count trusts that many proxies nearest the server; the rest pass through as Fastify takes them. */
 function trustProxyOption(trust: Config['http']['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
   return typeof trust === 'number' ? (_address, hop) => hop < trust : trust;
+}
+
+/** ffprobe ships with ffmpeg: beside it when ffmpeg is given as a path, else on PATH. */
+function ffprobeBeside(ffmpegPath: string | null | undefined): string | null {
+  if (ffmpegPath === null) return null;
+  if (ffmpegPath === undefined) return 'ffprobe';
+  const slash = ffmpegPath.lastIndexOf('/');
+  return slash === -1 ? 'ffprobe' : `${ffmpegPath.slice(0, slash + 1)}ffprobe`;
 }
 
 /** Builds the whole server (database migrated, routes registered) without listening. */
@@ -299,7 +311,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const queue = new JobQueue(database.db, database.dialect, clock);
   const searchConfig = config.search;
   const indexRequests = new IndexRequests(queue, clock, searchConfig.enabled);
-  const events = new DriveEvents(queue, indexRequests, () => worker.notify());
+  const video = config.video ?? DEFAULT_VIDEO;
+  const events = new DriveEventsWithRenditions(queue, indexRequests, () => worker.notify(), video.transcode);
   const folders = new FolderService(uow, events, clock);
   const files = new FileService(uow, folders, events, clock);
   const trash = new TrashService(uow, queue, events, clock);
@@ -335,7 +348,22 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const thumbnails = new ThumbnailService(uow, fileMedia, store, clock, {
     ffmpegPath: deps.ffmpegPath === undefined ? 'ffmpeg' : deps.ffmpegPath,
   });
-  const media = new MediaService(files, fileMedia, store);
+  const renditionRepo = new FileRenditionRepository(database.db, database.dialect);
+  const renditions = new RenditionService(uow, renditionRepo, store, queue, clock, {
+    enabled: video.transcode,
+    ffmpegPath: deps.ffmpegPath === undefined ? 'ffmpeg' : deps.ffmpegPath,
+    ffprobePath: deps.ffprobePath === undefined ? ffprobeBeside(deps.ffmpegPath) : deps.ffprobePath,
+    maxHeight: video.maxHeight,
+    threads: video.threads,
+  });
+  const media = new MediaService(files, fileMedia, store, {
+    repo: renditionRepo,
+    enabled: video.transcode,
+    requestProbe: async (file) => {
+      await requestVideoProbe(queue, database.db, file);
+      worker.notify();
+    },
+  });
   const livePhotos = new LivePhotoService(
     uow,
     new LivePhotoRepository(database.db, database.dialect),
@@ -387,6 +415,8 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       },
       [JOB.fileThumbnail]: handleThumbnail(thumbnails),
       [JOB.thumbnailBackfill]: handleThumbnailBackfill(fileMedia, queue, clock),
+      [JOB.videoProbe]: handleVideoProbe(renditions),
+      [JOB.videoRendition]: handleVideoRendition(renditions),
       [JOB.fileMotion]: handleLivePhoto(livePhotos),
       [JOB.accountDelete]: async ({ accountId }) => {
         await accountDeletion.run(accountId);
@@ -401,7 +431,11 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     app.log,
     // Indexing and thumbnails each have their own CPU slots: a hostile file stuck in one leaves the
     // other running, and light jobs never wait behind either.
-    { concurrency: 3, cpuHeavy: [search.cpuHeavy, { names: [JOB.fileThumbnail, JOB.fileMotion], slots: 1 }] },
+    // Video renditions (minutes of ffmpeg each) take turns in a slot of their own.
+    {
+      concurrency: 3,
+      cpuHeavy: [search.cpuHeavy, { names: [JOB.fileThumbnail, JOB.fileMotion], slots: 1 }, { names: [JOB.videoRendition], slots: 1 }],
+    },
   );
   let timer: NodeJS.Timeout | null = null;
   let scrubTimer: NodeJS.Timeout | null = null;

@@ -98,7 +98,21 @@ export interface Config {
   passwordHashCost?: number;
   /** Absent or null: no single sign-on, and the login screen is the password form alone. */
   oidc?: OidcConfig | null;
+  /** Optional so configs built in code (tests) need not name it: absent means the defaults. */
+  video?: VideoConfig;
 }
+
+/** Playable renditions of videos browsers cannot play (HEVC, MKV, AVI…). */
+export interface VideoConfig {
+  /** VIDEO_TRANSCODE: false leaves every video as stored (the player offers the download when it cannot play one). */
+  transcode: boolean;
+  /** The rendition's shorter side at most, in pixels. */
+  maxHeight: number;
+  /** ffmpeg threads per rendition. */
+  threads: number;
+}
+
+export const DEFAULT_VIDEO: VideoConfig = { transcode: true, maxHeight: 1080, threads: 1 };
 
 /** How many earlier contents of a file are kept (see docs/versions.md). */
 export interface VersionsConfig {
@@ -165,6 +179,9 @@ const envSchema = z.object({
     .pipe(z.number().max(100, 'must be at most 100%'))
     .default(DEFAULT_VERSIONS.maxShareOfQuota * 100),
   PASSWORD_HASH_COST: integer(10, 20).default(DEFAULT_PASSWORD_HASH_COST),
+  VIDEO_TRANSCODE: z.enum(['on', 'off'], 'must be on or off').default('on'),
+  VIDEO_TRANSCODE_MAX_HEIGHT: integer(144, 4320).default(DEFAULT_VIDEO.maxHeight),
+  VIDEO_TRANSCODE_THREADS: integer(1, 64).default(DEFAULT_VIDEO.threads),
   MAX_UPLOAD_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
   STORAGE_QUOTA_BYTES: integer(1, Number.MAX_SAFE_INTEGER).optional(),
   RESUMABLE_UPLOAD_EXPIRY_HOURS: integer(1, 24 * 365).default(24),
@@ -278,6 +295,7 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
     accountRateLimit: e.ACCOUNT_RATE_LIMIT,
     trashRetentionDays: e.TRASH_RETENTION_DAYS,
     versions: { maxPerFile: e.VERSIONS_MAX, maxShareOfQuota: e.VERSIONS_MAX_SHARE / 100 },
+    video: { transcode: e.VIDEO_TRANSCODE === 'on', maxHeight: e.VIDEO_TRANSCODE_MAX_HEIGHT, threads: e.VIDEO_TRANSCODE_THREADS },
     maxUploadBytes: e.MAX_UPLOAD_BYTES ?? null,
     storageQuotaBytes: e.STORAGE_QUOTA_BYTES ?? null,
     resumableUploadExpiryHours: e.RESUMABLE_UPLOAD_EXPIRY_HOURS,

@@ -12,6 +12,8 @@ export const JOB = {
   integrityScrub: 'integrity.scrub',
   accountDelete: 'account.delete',
   versionsThin: 'versions.thin',
+  videoProbe: 'video.probe',
+  videoRendition: 'video.rendition',
 } as const;
 
 export type JobName = (typeof JOB)[keyof typeof JOB];
@@ -29,4 +31,6 @@ export interface JobPayloads {
   'integrity.scrub': Record<string, never>;
   'account.delete': { accountId: string };
   'versions.thin': Record<string, never>;
+  'video.probe': { fileId: string };
+  'video.rendition': { fileId: string };
 }

@@ -30,6 +30,7 @@ const STREAM_PATH = '/file-service/stream-video';
 const MOTION_PATH = '/file-service/motion';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
+const videoInfoAnswer = z.object({ state: z.enum(['original', 'preparing', 'ready', 'failed', 'off']) });
 const audioInfo = z.object({
   title: z.string().nullable(),
   artist: z.string().nullable(),
@@ -151,11 +152,39 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
     response: { 200: binaryAnswer('The video', 'video/*'), 206: binaryAnswer('The requested range', 'video/*') },
     errors: notFound,
   });
+  // The original when it plays in browsers, else its playable rendition once made (H.264/AAC MP4).
   app.get('/file-service/stream-video/:id', { preHandler: streamAuth, schema: streamSchema }, async (request, reply) => {
     const { id } = parseInput(idParams, request.params);
     const reach = await access.file(authOf(request).accountId, id, 'read');
     return sendAsset(request, reply, await media.video(reach.ownerId, id));
   });
+
+  app.get(
+    '/file-service/video-info/:id',
+    {
+      ...auth,
+      schema: signedIn({
+        summary: 'Whether a video plays in the browser',
+        description:
+          '`original`: it plays as stored. `preparing`: a playable copy (H.264/AAC in MP4) is being made; ask again. ' +
+          '`ready`: `stream-video` serves that copy. `failed`: the video cannot be converted. ' +
+          '`off`: no copy will be made (turned off, or ffmpeg missing); the original may or may not play. ' +
+          '`download` always gives the original.',
+        tags,
+        params: idParams,
+        response: { 200: videoInfoAnswer },
+        errors: ['VALIDATION_FAILED', 'FILE_NOT_FOUND'],
+      }),
+    },
+    async (request, reply) => {
+      const { id } = parseInput(idParams, request.params);
+      const reach = await access.file(authOf(request).accountId, id, 'read');
+      const state = await media.videoState(reach.ownerId, id);
+      // The state moves on by itself (a copy being made): never cached.
+      void reply.header('cache-control', 'no-store');
+      return { state };
+    },
+  );
 
   const motionSchema = signedIn({
     summary: "Stream a motion photo's video",
