@@ -98,7 +98,8 @@ export interface AdminOverviewDto {
   accounts: { total: number; active: number; disabled: number; admins: number; invitationsPending: number };
   files: number;
   folders: number;
-  bytes: { files: number; trash: number; thumbnails: number; versions: number };
+  /** `renditions`: the playable copies of videos browsers cannot play as stored. */
+  bytes: { files: number; trash: number; thumbnails: number; versions: number; renditions: number };
   /** Of the file store's volume; null when it cannot be read (an S3 bucket). */
   disk: { freeBytes: number; totalBytes: number } | null;
   jobs: { queued: number; running: number; failed: number };

@@ -49,7 +49,7 @@ export async function pgSession(url: string): Promise<SqlSession & { client: pg.
   };
 }
 
-/** Every blob key the database refers to: file contents, their earlier versions, thumbnails and previews. */
+/** Every blob key the database refers to: file contents, their earlier versions, thumbnails, previews and video renditions. */
 export async function referencedBlobKeys(session: SqlSession): Promise<string[]> {
   const rows = await session.all<{ key: string }>(
     `SELECT storage_key AS key FROM file
@@ -57,6 +57,7 @@ export async function referencedBlobKeys(session: SqlSession): Promise<string[]>
      UNION SELECT thumbnail_id AS key FROM file WHERE thumbnail_id IS NOT NULL
      UNION SELECT thumbnail_id AS key FROM file_media WHERE thumbnail_id IS NOT NULL
      UNION SELECT preview_id AS key FROM file_media WHERE preview_id IS NOT NULL
+     UNION SELECT blob_key AS key FROM file_rendition WHERE blob_key IS NOT NULL
      UNION SELECT clip_id AS key FROM file_motion WHERE clip_id IS NOT NULL`,
   );
   return rows.map((r) => r.key).sort();
@@ -67,8 +68,9 @@ export async function isStillReferenced(session: SqlSession, key: string): Promi
     `SELECT 1 AS hit FROM file WHERE storage_key = ? OR thumbnail_id = ?
      UNION ALL SELECT 1 AS hit FROM file_version WHERE storage_key = ?
      UNION ALL SELECT 1 AS hit FROM file_media WHERE thumbnail_id = ? OR preview_id = ?
+     UNION ALL SELECT 1 AS hit FROM file_rendition WHERE blob_key = ?
      UNION ALL SELECT 1 AS hit FROM file_motion WHERE clip_id = ?`,
-    [key, key, key, key, key, key],
+    [key, key, key, key, key, key, key],
   );
   return rows.length > 0;
 }
@@ -116,6 +118,7 @@ export async function reconcileRestored(
       strayKeys.push(...kept.map((v) => v.key));
       await session.run(`DELETE FROM search_entry WHERE item_type = 'file' AND item_id = ?`, [id]);
       await session.run('DELETE FROM file_media WHERE file_id = ?', [id]);
+      await session.run('DELETE FROM file_rendition WHERE file_id = ?', [id]);
       await session.run('DELETE FROM drop_origin WHERE file_id = ?', [id]);
       await session.run('DELETE FROM file WHERE id = ?', [id]);
       droppedFiles++;
@@ -123,6 +126,8 @@ export async function reconcileRestored(
     // A derived image alone: made again by the thumbnail backfill.
     await session.run('UPDATE file SET thumbnail_id = NULL WHERE thumbnail_id = ?', [key]);
     await session.run('DELETE FROM file_media WHERE thumbnail_id = ? OR preview_id = ?', [key, key]);
+    // A rendition alone: the player asks for the video's state, which probes it again.
+    await session.run('DELETE FROM file_rendition WHERE blob_key = ?', [key]);
     // A motion clip alone: the photo stays, without its motion.
     await session.run('DELETE FROM file_motion WHERE clip_id = ?', [key]);
   }

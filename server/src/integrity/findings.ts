@@ -25,8 +25,11 @@ export const FINDING_KINDS = [
 
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
-/** What a blob is to Nimbus: a file's content, an earlier content (version) of it, its thumbnail or preview, or bytes of no known row. */
-export type BlobRole = 'file' | 'version' | 'thumbnail' | 'preview' | 'motion-clip' | 'unreferenced';
+/**
+ * What a blob is to Nimbus: a file's content, an earlier content (version) of it, its thumbnail or
+ * preview, a video's playable rendition, or bytes of no known row.
+ */
+export type BlobRole = 'file' | 'version' | 'thumbnail' | 'preview' | 'rendition' | 'motion-clip' | 'unreferenced';
 
 export interface Finding {
   kind: FindingKind;
@@ -46,6 +49,8 @@ export interface IntegrityCounts {
   /** Versions (earlier contents of files) verified. */
   versions: number;
   thumbnails: number;
+  /** Videos' playable renditions verified (absent in counts saved before they existed). */
+  renditions?: number;
   /** Motion photos' clips verified (absent in counts saved before they existed). */
   motionClips?: number;
   /** Stored bytes read and authenticated. */

@@ -4,6 +4,7 @@ import {
   type IntegrityRepository,
   type MediaBlobRow,
   type MotionClipBlobRow,
+  type RenditionBlobRow,
   type VersionBlobRow,
 } from '../db/repositories/integrity.repository.js';
 import type { Clock } from '../services/clock.js';
@@ -56,12 +57,15 @@ export class IntegrityInspector {
   async verifyFiles(after: string | null, limit: number, ctx: StepContext): Promise<StepResult> {
     const files = await this.repo.filesAfter(after, limit);
     const media = new Map((await this.repo.mediaOf(files.map((f) => f.id))).map((m) => [m.fileId, m]));
+    const renditions = new Map((await this.repo.renditionsOf(files.map((f) => f.id))).map((r) => [r.fileId, r]));
     const clips = new Map((await this.repo.motionClipsOf(files.map((f) => f.id))).map((c) => [c.fileId, c]));
     let cursor = after;
     try {
       for (const file of files) {
         ctx.signal?.throwIfAborted();
         await this.verifyFile(file, media.get(file.id), ctx);
+        const rendition = renditions.get(file.id);
+        if (rendition) await this.verifyRendition(rendition, ctx);
         const clip = clips.get(file.id);
         if (clip) await this.verifyMotionClip(clip, ctx);
         cursor = file.id;
@@ -187,6 +191,18 @@ export class IntegrityInspector {
       if (current?.thumbnailId !== asset.key && current?.previewId !== asset.key) continue;
       for (const finding of findingsOf(result, asset.role, asset.key, file.id, asset.size)) this.report(ctx, finding);
     }
+  }
+
+  /** A video's playable rendition: whole, and the content its row records (unless replaced or deleted meanwhile). */
+  private async verifyRendition(rendition: RenditionBlobRow, ctx: StepContext): Promise<void> {
+    const { counts } = ctx.tally;
+    const verdict = await this.verifier.verify(rendition.blobKey, rendition.wrappedKey, rendition.size, ctx.limiter, ctx.signal);
+    counts.renditions = (counts.renditions ?? 0) + 1;
+    counts.bytesVerified += 'storedBytes' in verdict ? verdict.storedBytes : 0;
+    if (isSound(verdict, rendition)) return;
+    const [current] = await this.repo.renditionsOf([rendition.fileId]);
+    if (current?.blobKey !== rendition.blobKey) return;
+    for (const finding of findingsOf(verdict, 'rendition', rendition.blobKey, rendition.fileId, rendition.size)) this.report(ctx, finding);
   }
 
   /** A motion photo's clip: whole, and the content its row records (unless replaced or deleted meanwhile). */

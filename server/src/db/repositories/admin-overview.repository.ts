@@ -5,7 +5,7 @@ export interface ServerCounts {
   accounts: { total: number; active: number; disabled: number; admins: number; invitationsPending: number };
   files: number;
   folders: number;
-  bytes: { files: number; trash: number; thumbnails: number; versions: number };
+  bytes: { files: number; trash: number; thumbnails: number; versions: number; renditions: number };
 }
 
 /** Totals over the whole server for the admin area's overview: counts and sizes only. */
@@ -28,6 +28,7 @@ export class AdminOverviewRepository {
         (select coalesce(sum(size), 0) from file where trashed_at is null) as file_bytes,
         (select coalesce(sum(size), 0) from file where trashed_at is not null) as trash_bytes,
         (select coalesce(sum(size), 0) from file_version) as version_bytes,
+        (select coalesce(sum(size), 0) from file_rendition) as rendition_bytes,
         (select coalesce(sum(coalesce(thumbnail_size, 0) + coalesce(preview_size, 0)), 0) from file_media) as thumbnail_bytes`.execute(
       this.db,
     );
@@ -43,7 +44,13 @@ export class AdminOverviewRepository {
       },
       files: n(o.files),
       folders: n(o.folders),
-      bytes: { files: n(o.fileBytes), trash: n(o.trashBytes), thumbnails: n(o.thumbnailBytes), versions: n(o.versionBytes) },
+      bytes: {
+        files: n(o.fileBytes),
+        trash: n(o.trashBytes),
+        thumbnails: n(o.thumbnailBytes),
+        versions: n(o.versionBytes),
+        renditions: n(o.renditionBytes),
+      },
     };
   }
 }

@@ -210,11 +210,12 @@ export class FileRepository {
 
   /**
    * Swaps a file's content (bytes, type, hash, dates, author) and drops its derived media; answers
-   * the blob keys of the old thumbnail and preview, which the caller hands to the deletion job.
+   * the blob keys of the old thumbnail, preview and video rendition, which the caller hands to the deletion job.
    * The old content's own blob is the caller's to keep (as a version) or release.
    */
   async replaceContent(next: FileRow): Promise<string[]> {
     const media = await this.db.deleteFrom('fileMedia').where('fileId', '=', next.id).returning(['thumbnailId', 'previewId']).execute();
+    const renditions = await this.db.deleteFrom('fileRendition').where('fileId', '=', next.id).returning('blobKey').execute();
     // A new content is no longer the still or the MOV of its Live Photo, and its motion is read again.
     const motion = await this.db.deleteFrom('fileMotion').where('fileId', '=', next.id).returning('clipId').execute();
     await this.db
@@ -242,6 +243,7 @@ export class FileRepository {
       .execute();
     const keys = new Set<string>();
     for (const m of media) for (const k of [m.thumbnailId, m.previewId]) if (k) keys.add(k);
+    for (const r of renditions) if (r.blobKey) keys.add(r.blobKey);
     for (const m of motion) if (m.clipId) keys.add(m.clipId);
     if (old?.thumbnailId) keys.add(old.thumbnailId);
     return [...keys];

@@ -30,6 +30,15 @@ export interface MediaBlobRow {
   previewSize: number | null;
 }
 
+/** A video's stored rendition. */
+export interface RenditionBlobRow {
+  fileId: string;
+  blobKey: string;
+  wrappedKey: string;
+  size: number;
+  sha256: string;
+}
+
 /** A motion photo's clip, stored apart from the photo. */
 export interface MotionClipBlobRow {
   fileId: string;
@@ -100,6 +109,21 @@ export class IntegrityRepository {
     return rows.map(numericMedia);
   }
 
+  async renditionsOf(fileIds: string[]): Promise<RenditionBlobRow[]> {
+    if (fileIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('fileRendition')
+      .select(['fileId', 'blobKey', 'wrappedKey', 'size', 'sha256'])
+      .where('fileId', 'in', fileIds)
+      .where('blobKey', 'is not', null)
+      .execute();
+    return rows.flatMap((r) =>
+      r.blobKey && r.wrappedKey && r.size !== null && r.sha256
+        ? [{ fileId: r.fileId, blobKey: r.blobKey, wrappedKey: r.wrappedKey, size: Number(r.size), sha256: r.sha256 }]
+        : [],
+    );
+  }
+
   /** The clips cut out of these files (motion photos). */
   async motionClipsOf(fileIds: string[]): Promise<MotionClipBlobRow[]> {
     if (fileIds.length === 0) return [];
@@ -140,7 +164,7 @@ export class IntegrityRepository {
     return Number(result.numDeletedRows) > 0;
   }
 
-  /** Which of `keys` a file, a version, a thumbnail, a preview or a resumable upload refers to. */
+  /** Which of `keys` a file, a version, a thumbnail, a preview, a video rendition or a resumable upload refers to. */
   async referencedKeys(keys: string[]): Promise<Set<string>> {
     const found = new Set<string>();
     for (let i = 0; i < keys.length; i += KEY_PAGE) {
@@ -155,6 +179,7 @@ export class IntegrityRepository {
           .unionAll(this.db.selectFrom('fileVersion').select('storageKey as key').where('storageKey', 'in', page)),
         this.db.selectFrom('fileMedia').select('thumbnailId as key').where('thumbnailId', 'in', page),
         this.db.selectFrom('fileMedia').select('previewId as key').where('previewId', 'in', page),
+        this.db.selectFrom('fileRendition').select('blobKey as key').where('blobKey', 'in', page),
         this.db.selectFrom('fileMotion').select('clipId as key').where('clipId', 'in', page),
         this.db.selectFrom('tusUpload').select('storageKey as key').where('storageKey', 'in', page),
       ];

@@ -264,7 +264,7 @@ export class TrashRepository {
     return { storageKeys, fileCount, folderCount };
   }
 
-  /** Full-size previews of the files about to go (their rows go with the files, by cascade). */
+  /** Full-size previews and video renditions of the files about to go (their rows go with the files, by cascade). */
   private async previewKeys(column: 'file.id' | 'file.folderId', ids: string[]): Promise<string[]> {
     const rows = await this.db
       .selectFrom('fileMedia')
@@ -273,7 +273,14 @@ export class TrashRepository {
       .where(column, 'in', ids)
       .where('fileMedia.previewId', 'is not', null)
       .execute();
-    return rows.flatMap((r) => (r.previewId ? [r.previewId] : []));
+    const renditions = await this.db
+      .selectFrom('fileRendition')
+      .innerJoin('file', 'file.id', 'fileRendition.fileId')
+      .select('fileRendition.blobKey')
+      .where(column, 'in', ids)
+      .where('fileRendition.blobKey', 'is not', null)
+      .execute();
+    return [...rows.flatMap((r) => (r.previewId ? [r.previewId] : [])), ...renditions.flatMap((r) => (r.blobKey ? [r.blobKey] : []))];
   }
 
   /** Clips of the motion photos about to go (their rows go with the files, by cascade). */

@@ -11,7 +11,7 @@ const overview: AdminOverviewDto = {
   accounts: { total: 7, active: 5, disabled: 1, admins: 2, invitationsPending: 3 },
   files: 1234,
   folders: 56,
-  bytes: { files: 5 * 1024 ** 3, trash: 300 * 1024 ** 2, thumbnails: 20 * 1024 ** 2, versions: 1024 ** 3 },
+  bytes: { files: 5 * 1024 ** 3, trash: 300 * 1024 ** 2, thumbnails: 20 * 1024 ** 2, versions: 1024 ** 3, renditions: 40 * 1024 ** 2 },
   disk: { freeBytes: 100 * 1024 ** 3, totalBytes: 500 * 1024 ** 3 },
   jobs: { queued: 4, running: 1, failed: 2 },
   scrub: null,

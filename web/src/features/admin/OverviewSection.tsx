@@ -44,6 +44,7 @@ function OverviewCards({ overview: o }: { overview: AdminOverviewDto }) {
         <Fact label="Trash" value={formatBytes(o.bytes.trash)} />
         <Fact label="Thumbnails" value={formatBytes(o.bytes.thumbnails)} />
         <Fact label="Versions" value={formatBytes(o.bytes.versions)} />
+        <Fact label="Playable video copies" value={formatBytes(o.bytes.renditions)} />
         <Fact label="Free disk" value={o.disk ? `${formatBytes(o.disk.freeBytes)} of ${formatBytes(o.disk.totalBytes)}` : 'Unknown'} />
       </Card>
       <Card title="Jobs">

@@ -53,7 +53,7 @@ export const adminOverviewDto = z.object({
   accounts: z.object({ total: z.number(), active: z.number(), disabled: z.number(), admins: z.number(), invitationsPending: z.number() }),
   files: z.number(),
   folders: z.number(),
-  bytes: z.object({ files: z.number(), trash: z.number(), thumbnails: z.number(), versions: z.number() }),
+  bytes: z.object({ files: z.number(), trash: z.number(), thumbnails: z.number(), versions: z.number(), renditions: z.number() }),
   disk: z.object({ freeBytes: z.number(), totalBytes: z.number() }).nullable(),
   jobs: z.object({ queued: z.number(), running: z.number(), failed: z.number() }),
   scrub: z.object({ phase: z.string(), updatedAt: isoDate }).nullable(),
