@@ -81,7 +81,9 @@ export class LivePhotoRepository {
           exists(
             selectFrom('livePhoto')
               .select('livePhoto.photoFileId')
-              .where((eb) => eb.or([eb('livePhoto.photoFileId', '=', eb.ref('file.id')), eb('livePhoto.videoFileId', '=', eb.ref('file.id'))])),
+              .where((eb) =>
+                eb.or([eb('livePhoto.photoFileId', '=', eb.ref('file.id')), eb('livePhoto.videoFileId', '=', eb.ref('file.id'))]),
+              ),
           ),
         ),
       )

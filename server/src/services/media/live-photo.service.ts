@@ -121,7 +121,8 @@ export class LivePhotoService {
       const contentId = await withLoopbackUrl(file.size, this.open(file), (url) => videoContentId(ffmpeg, url));
       return { status: contentId ? 'ready' : 'none', contentId, clip: null };
     }
-    if (file.size > (this.options.maxPhotoBytes ?? MAX_PHOTO_BYTES)) return { status: 'skipped', contentId: null, error: 'Photo is too large to read' };
+    if (file.size > (this.options.maxPhotoBytes ?? MAX_PHOTO_BYTES))
+      return { status: 'skipped', contentId: null, error: 'Photo is too large to read' };
     const motion = await this.readPhoto(file);
     if (motion.clipError) return { status: 'failed', contentId: motion.contentId, error: motion.clipError };
     const clip = motion.clip ? await this.cutClip(file, motion.clip) : null;
@@ -137,7 +138,10 @@ export class LivePhotoService {
     } catch (err) {
       if (err instanceof WorkerTimeoutError) throw new MediaUnprocessableError('Reading the photo took too long', { cause: err });
       // The thread ran out of memory or crashed on this photo: its fault, not the server's.
-      if (err instanceof Error && /ERR_WORKER_OUT_OF_MEMORY|terminated/i.test(`${(err as NodeJS.ErrnoException).code ?? ''} ${err.message}`))
+      if (
+        err instanceof Error &&
+        /ERR_WORKER_OUT_OF_MEMORY|terminated/i.test(`${(err as NodeJS.ErrnoException).code ?? ''} ${err.message}`)
+      )
         throw new MediaUnprocessableError('The photo could not be read', { cause: err });
       throw err;
     }
@@ -149,7 +153,8 @@ export class LivePhotoService {
     if (length > (this.options.maxClipBytes ?? MAX_CLIP_BYTES)) throw new MediaUnprocessableError('The motion photo video is too large');
     const bytes = Buffer.from(await this.readRange(this.open(file), length, { start: span.start, end: span.end - 1 }));
     // ISO base media files begin with a box naming their brand.
-    if (bytes.length < 12 || bytes.toString('latin1', 4, 8) !== 'ftyp') throw new MediaUnprocessableError('The motion photo video is not an MP4');
+    if (bytes.length < 12 || bytes.toString('latin1', 4, 8) !== 'ftyp')
+      throw new MediaUnprocessableError('The motion photo video is not an MP4');
     if (this.options.ffmpegPath) {
       const ffmpeg = this.options.ffmpegPath;
       const openClip: OpenRange = (range) => Promise.resolve(Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]));
