@@ -242,6 +242,12 @@ describe('item shares: the authorization matrix', () => {
       call: async (b) => b.get(`/file-service/stream-video/${(await freshVideo())._id}`),
     },
     {
+      name: 'GET video-info',
+      route: 'GET /file-service/video-info/:id',
+      kind: 'read',
+      call: async (b) => b.get(`/file-service/video-info/${(await freshVideo())._id}`),
+    },
+    {
       name: 'GET file list of the folder',
       route: 'GET /file-service/list',
       kind: 'read',
