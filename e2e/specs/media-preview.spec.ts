@@ -19,7 +19,7 @@ beforeAll(async () => {
   // Oldest first: red, green, blue, then the video.
   for (const photo of fixtures.photos) uploaded.push(await apiUpload(page, photo.name, photo.buffer, photo.mimeType));
   uploaded.push(await apiUpload(page, fixtures.video.name, fixtures.video.buffer, fixtures.video.mimeType));
-  uploaded.push(await apiUpload(page, 'report.txt', Buffer.from('quarterly numbers'), 'text/plain'));
+  uploaded.push(await apiUpload(page, 'report.bin', Buffer.from('quarterly numbers'), 'application/octet-stream'));
   await waitForThumbnails(
     page,
     uploaded.slice(0, 3).map((f) => f._id),
@@ -158,7 +158,7 @@ describe('media gallery', () => {
   });
 
   it('shows the details popup for a file without a preview', async () => {
-    await openFromHome(page, 'report.txt');
+    await openFromHome(page, 'report.bin');
     const details = page.getByTestId('file-details');
     await details.waitFor();
     await details.getByText('File details').waitFor();
@@ -170,7 +170,7 @@ describe('media gallery', () => {
     await screenshot(page, 'details-popup');
 
     const [download] = await Promise.all([page.waitForEvent('download'), details.getByRole('button', { name: 'Download' }).click()]);
-    expect(download.suggestedFilename()).toBe('report.txt');
+    expect(download.suggestedFilename()).toBe('report.bin');
     await details.getByRole('button', { name: 'Close' }).click();
     await details.waitFor({ state: 'detached' });
   });

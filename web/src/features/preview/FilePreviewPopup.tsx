@@ -1,5 +1,5 @@
 import type { FileDto } from '@nimbus/common';
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { ChevronLeftIcon, ChevronRightIcon, MoreVertIcon } from '../../components/file-icons';
 import { CloseIcon } from '../../components/icons';
@@ -11,9 +11,14 @@ import { badgeColor, extensionBadge } from '../format/file-name';
 import { ownsEscape } from '../../components/ModalShell';
 import { useFocusTrap } from '../../components/useFocusTrap';
 import { slideClasses, useSlideClose } from '../popups/useSlideClose';
+import { Spinner } from '../../components/Spinner';
+import { documentKind } from './document-kind';
 import { PreviewImage, PreviewVideo } from './PreviewMedia';
 import { usePreviewSiblings } from './usePreviewSiblings';
 import { useStreamCredential } from './useStreamCredential';
+
+// PDFs, text and audio bring their own libraries (pdf.js, Markdown, highlighting): loaded with the first one opened.
+const DocumentPreview = lazy(() => import('./DocumentPreview').then((m) => ({ default: m.DocumentPreview })));
 
 const roundButton =
   'flex size-10 shrink-0 items-center justify-center rounded-full text-white hover:bg-white/15 focus-visible:outline-2 focus-visible:outline-white';
@@ -41,6 +46,7 @@ export function FilePreviewPopup({ file, version }: { file: FileDto; version?: P
   const menu = useItemMenu(fileItem(file));
   const dialog = useRef<HTMLDivElement>(null);
   const credential = useStreamCredential(!version && file.metadata.isVideo);
+  const documentType = version ? null : documentKind(file);
   const title = version ? `${file.filename} (${version.label})` : file.filename;
   const menuButton = useRef<HTMLButtonElement>(null);
   useFocusTrap(dialog, { initialFocus: 'container' });
@@ -115,6 +121,10 @@ export function FilePreviewPopup({ file, version }: { file: FileDto; version?: P
           )
         ) : file.metadata.isVideo ? (
           <PreviewVideo key={file._id} file={file} credential={credential} />
+        ) : documentType ? (
+          <Suspense fallback={<Spinner className="size-10" label="Loading preview" />}>
+            <DocumentPreview key={file._id} file={file} kind={documentType} />
+          </Suspense>
         ) : (
           <PreviewImage key={file._id} file={file} />
         )}

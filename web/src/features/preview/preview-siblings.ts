@@ -1,8 +1,10 @@
 import type { FileDto } from '@nimbus/common';
 import type { Query, QueryClient } from '@tanstack/react-query';
 import { fileKeys } from '../../api/query-keys';
+import { documentKind } from './document-kind';
 
-export const hasPreview = (file: FileDto) => file.metadata.hasThumbnail || file.metadata.isVideo;
+/** Pictures and videos, and the documents, text and audio the preview shows as they read or play. */
+export const hasPreview = (file: FileDto) => file.metadata.hasThumbnail || file.metadata.isVideo || documentKind(file) !== null;
 
 const isFile = (value: unknown): value is FileDto =>
   typeof value === 'object' && value !== null && typeof (value as FileDto)._id === 'string' && 'metadata' in value;

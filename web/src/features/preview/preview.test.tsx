@@ -16,7 +16,7 @@ await Promise.all([import('./FilePreviewPopup'), import('../popups/FileDetailsPo
 
 const file = (id: string, kind: 'photo' | 'video' | 'doc'): FileDto => ({
   _id: id,
-  filename: `${id}.${kind === 'photo' ? 'png' : kind === 'video' ? 'webm' : 'txt'}`,
+  filename: `${id}.${kind === 'photo' ? 'png' : kind === 'video' ? 'webm' : 'zip'}`,
   length: 10,
   uploadDate: '2025-03-05T09:05:00',
   metadata: {

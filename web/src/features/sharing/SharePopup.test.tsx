@@ -140,7 +140,13 @@ describe('share popup', () => {
   it('opening it closes any other popup', async () => {
     const { store } = renderShare(null);
     act(() => {
-      store.dispatch(setPopupSelect({ type: 'file', file: privateFile }));
+      // A file without a preview opens its details.
+      store.dispatch(
+        setPopupSelect({
+          type: 'file',
+          file: { ...privateFile, metadata: { ...privateFile.metadata, contentType: 'application/zip' }, filename: 'contract.zip' },
+        }),
+      );
     });
     expect(await screen.findByTestId('file-details')).toBeTruthy();
     act(() => {

@@ -159,11 +159,11 @@ describe("a file's versions in the details panel", () => {
 
 describe("a file's versions in the details popup (screens without the details panel)", () => {
   it('lists them under the file details, the current one without a second Download', async () => {
-    const file = makeFile('notes.txt');
+    const file = makeFile('notes.bin');
     mockDrive({ files: [file] });
     onRequest('GET', `/file-service/versions/${file._id}`, { status: 200, data: versionList(Date.now()) });
     renderApp('/home', { user: testUser });
-    fireEvent.keyDown(await screen.findByRole('option', { name: 'notes.txt' }), { key: 'Enter' });
+    fireEvent.keyDown(await screen.findByRole('option', { name: 'notes.bin' }), { key: 'Enter' });
     const details = await screen.findByTestId('file-details');
     const list = await within(details).findByRole('list', { name: 'Versions' });
     expect(entries(list)).toHaveLength(3);
