@@ -242,6 +242,36 @@ describe('item shares: the authorization matrix', () => {
       call: async (b) => b.get(`/file-service/stream-video/${(await freshVideo())._id}`),
     },
     {
+      name: 'GET motion',
+      route: 'GET /file-service/motion/:id',
+      kind: 'read',
+      call: async (b) => {
+        const file = await freshFile();
+        // A motion photo's clip row naming the file's own blob: the bytes do not matter to streaming.
+        const row = await t.app.database.db
+          .selectFrom('file')
+          .select(['ownerId', 'storageKey', 'wrappedKey', 'size', 'sha256'])
+          .where('id', '=', file._id)
+          .executeTakeFirstOrThrow();
+        await t.app.database.db
+          .insertInto('fileMotion')
+          .values({
+            fileId: file._id,
+            ownerId: row.ownerId,
+            status: 'ready',
+            error: null,
+            contentId: null,
+            clipId: row.storageKey,
+            clipWrappedKey: row.wrappedKey,
+            clipSize: row.size,
+            clipSha256: row.sha256,
+            processedAt: Date.now(),
+          })
+          .execute();
+        return b.get(`/file-service/motion/${file._id}`);
+      },
+    },
+    {
       name: 'GET video-info',
       route: 'GET /file-service/video-info/:id',
       kind: 'read',
