@@ -47,3 +47,11 @@ export async function getStreamToken(): Promise<void> {
 export async function removeStreamToken(): Promise<void> {
   await http.delete('/file-service/remove-stream-video-token');
 }
+
+/** `original`: plays as stored; `preparing`: a playable copy is being made; `ready`: the stream serves it; `failed`/`off`: there is none. */
+export type VideoPlaybackState = 'original' | 'preparing' | 'ready' | 'failed' | 'off';
+
+export async function getVideoInfo(id: string): Promise<{ state: VideoPlaybackState }> {
+  const { data } = await http.get<{ state: VideoPlaybackState }>(`/file-service/video-info/${encodeURIComponent(id)}`);
+  return data;
+}
