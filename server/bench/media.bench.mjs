@@ -1,7 +1,8 @@
 // Zip download throughput and peak server RSS for a folder of mixed file sizes (1 GiB by default,
 // BENCH_ZIP_BYTES changes it), and thumbnails per second for 12-megapixel JPEGs (BENCH_THUMBNAILS
-// of them). Prints figures; asserts nothing.
-import { spawn } from 'node:child_process';
+// of them), and the cost of a 12-megapixel HEIC's thumbnail and preview (BENCH_HEICS runs). Prints
+// figures; asserts nothing.
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,6 +17,9 @@ import sharp from 'sharp';
 const dist = path.resolve(import.meta.dirname, '../dist');
 const ZIP_BYTES = Number(process.env.BENCH_ZIP_BYTES ?? 1024 * 1024 * 1024);
 const THUMBNAILS = Number(process.env.BENCH_THUMBNAILS ?? 24);
+const HEVC_SECONDS = Number(process.env.BENCH_HEVC_SECONDS ?? 10);
+const HEVC_THREADS = Number(process.env.VIDEO_TRANSCODE_THREADS ?? 1);
+const HEICS = Number(process.env.BENCH_HEICS ?? 4);
 const MB = 1024 * 1024;
 // Documents, photos, songs and videos: many small files and a few large ones.
 const SIZES = [4 * 1024, 64 * 1024, 512 * 1024, 3 * MB, 8 * MB, 48 * MB];
@@ -207,7 +211,7 @@ async function thumbnails(dir) {
 
   // The image work alone, one per core as the server allows.
   let t = performance.now();
-  await Promise.all(Array.from({ length: THUMBNAILS }, (_, i) => heavyWork.run(() => imageThumbnail(photos[i % photos.length]))));
+  await Promise.all(Array.from({ length: THUMBNAILS }, (_, i) => heavyWork(() => imageThumbnail(photos[i % photos.length]))));
   const raw = THUMBNAILS / ((performance.now() - t) / 1000);
 
   // The whole job as the worker runs it: decrypt, decode, scale, encode, encrypt, record; one at a time.
@@ -247,6 +251,80 @@ async function thumbnails(dir) {
   }
 }
 
+/**
+ * A 12-megapixel HEIC as a phone makes it (heif-enc, HEVC), then the thumbnail job's image work for
+ * it one at a time: decoding in the worker (WebAssembly libheif), the thumbnail and the full-size
+ * WebP preview. Skipped without heif-enc (Debian's libheif-examples).
+ */
+async function heicCost(dir) {
+  const encoder = spawnSync('heif-enc', ['--help']);
+  if (encoder.error) return null;
+  const { decodeHeif, closeHeifPool } = await import(`${dist}/media/heif.js`);
+  const { imageThumbnail, imagePreview } = await import(`${dist}/media/image-thumbnailer.js`);
+  const jpeg = path.join(dir, 'heic-source.jpg');
+  const heicFile = path.join(dir, 'photo.heic');
+  writeFileSync(jpeg, await photo(1));
+  const made = spawnSync('heif-enc', ['-q', '50', jpeg, '-o', heicFile]);
+  if (made.status !== 0) throw new Error(`heif-enc failed: ${made.stderr}`);
+  const heic = readFileSync(heicFile);
+  try {
+    await decodeHeif(heic); // starts the thread and loads the WebAssembly module, as the first photo after a pause does
+    const ms = { decode: 0, thumbnail: 0, preview: 0 };
+    for (let i = 0; i < HEICS; i++) {
+      let t = performance.now();
+      const pixels = await decodeHeif(heic);
+      ms.decode += performance.now() - t;
+      t = performance.now();
+      await imageThumbnail(pixels);
+      ms.thumbnail += performance.now() - t;
+      t = performance.now();
+      await imagePreview(pixels);
+      ms.preview += performance.now() - t;
+    }
+    const mean = (n) => n / HEICS;
+    return { mb: heic.length / MB, decodeMs: mean(ms.decode), thumbnailMs: mean(ms.thumbnail), previewMs: mean(ms.preview) };
+  } finally {
+    await closeHeifPool();
+  }
+}
+
+/**
+ * The cost of a video rendition: a 1080p HEVC clip as a phone records it (BENCH_HEVC_SECONDS long,
+ * with sensor-like grain so the encoder has real work), transcoded as the video.rendition job does
+ * (ffprobe, then ffmpeg at nice 19 with VIDEO_TRANSCODE_THREADS threads, default 1, reading over the
+ * loopback URL), and scaled to a minute of video. Skipped without ffmpeg or libx265.
+ */
+async function hevcRenditionCost(dir) {
+  if (spawnSync('ffmpeg', ['-hide_banner', '-h', 'encoder=libx265']).status !== 0) return null;
+  const { probeVideo, playbackPlan } = await import(`${dist}/media/video-probe.js`);
+  const { renderVideo } = await import(`${dist}/media/video-transcode.js`);
+  const { withLoopbackUrl } = await import(`${dist}/media/loopback-source.js`);
+  const { createReadStream, statSync } = await import('node:fs');
+  const source = path.join(dir, 'phone-1080p.mp4');
+  const made = spawnSync('ffmpeg', [
+    ...['-hide_banner', '-loglevel', 'error', '-y'],
+    ...['-f', 'lavfi', '-i', `testsrc2=duration=${HEVC_SECONDS}:size=1920x1080:rate=30`],
+    ...['-f', 'lavfi', '-i', `sine=frequency=440:duration=${HEVC_SECONDS}`],
+    ...['-vf', 'noise=alls=12:allf=t', '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-b:v', '8M'],
+    ...['-tag:v', 'hvc1', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', source],
+  ]);
+  if (made.status !== 0) throw new Error(`ffmpeg failed: ${made.stderr}`);
+  const size = statSync(source).size;
+  const open = async (range) => createReadStream(source, range ? { start: range.start, end: range.end } : {});
+  const output = path.join(dir, 'rendition.mp4');
+  const t = performance.now();
+  await withLoopbackUrl(size, open, async (url) => {
+    const probe = await probeVideo('ffprobe', url);
+    await renderVideo('ffmpeg', url, output, probe, playbackPlan(probe, 'video/mp4'), {
+      maxHeight: 1080,
+      threads: HEVC_THREADS,
+      sourceBytes: size,
+    });
+  });
+  const seconds = (performance.now() - t) / 1000;
+  return { seconds, perMinute: (seconds / HEVC_SECONDS) * 60, inMb: size / MB, outMb: statSync(output).size / MB };
+}
+
 const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-media-bench-'));
 try {
   console.log(
@@ -261,6 +339,20 @@ try {
   const thumbs = await thumbnails(dir);
   console.log(
     `12-megapixel JPEG (${fmt(thumbs.meanMb)} MB)  thumbnail alone ${fmt(thumbs.raw)}/s on all cores   whole job ${fmt(thumbs.jobs)}/s one at a time`,
+  );
+  const heic = await heicCost(dir);
+  console.log(
+    heic
+      ? `12-megapixel HEIC (${fmt(heic.mb)} MB)  decode ${fmt(heic.decodeMs)} ms + thumbnail ${fmt(heic.thumbnailMs)} ms + full-size preview ${fmt(heic.previewMs)} ms` +
+          ` = ${fmt(heic.decodeMs + heic.thumbnailMs + heic.previewMs)} ms per photo, one at a time`
+      : '12-megapixel HEIC          skipped: heif-enc is not installed',
+  );
+  const rendition = await hevcRenditionCost(dir);
+  console.log(
+    rendition
+      ? `1080p HEVC video (${HEVC_SECONDS} s, ${fmt(rendition.inMb)} MB)  rendition (H.264/AAC, ${HEVC_THREADS} thread${HEVC_THREADS === 1 ? '' : 's'}) ${fmt(rendition.seconds)} s` +
+          ` = ${fmt(rendition.perMinute)} s per minute of video, ${fmt(rendition.outMb)} MB`
+      : '1080p HEVC video            skipped: ffmpeg with libx265 is not installed',
   );
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -30,6 +30,8 @@ export interface DecodedImage {
   rgba: Buffer;
   width: number;
   height: number;
+  /** Whether the image has an alpha channel (the pixels are RGBA either way). */
+  alpha: boolean;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function decodeHeif(data: Buffer): Promise<DecodedImage> {
     rgba: Buffer.from(result.rgba.buffer, result.rgba.byteOffset, result.rgba.byteLength),
     width: result.width,
     height: result.height,
+    alpha: result.alpha,
   };
 }
 

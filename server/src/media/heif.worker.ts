@@ -9,7 +9,7 @@ export interface HeifTask {
 }
 
 /** Upright RGBA pixels of the primary image (libheif has applied its rotation, mirror and crop). */
-export type HeifResult = { ok: true; width: number; height: number; rgba: Uint8Array } | { ok: false; error: string };
+export type HeifResult = { ok: true; width: number; height: number; alpha: boolean; rgba: Uint8Array } | { ok: false; error: string };
 
 interface Display {
   data: Uint8ClampedArray;
@@ -21,6 +21,7 @@ interface HeifImage {
   get_width(): number;
   get_height(): number;
   is_primary(): boolean;
+  has_alpha_channel(): boolean;
   display(target: Display, done: (result: Display | null) => void): void;
   free(): void;
 }
@@ -68,7 +69,7 @@ export default async function decodeHeif(task: HeifTask): Promise<HeifResult | R
     const shown = await new Promise<Display | null>((resolve) => image.display(target, resolve));
     if (!shown) return { ok: false, error: 'the HEIF image cannot be decoded' };
     const rgba = new Uint8Array(shown.data.buffer, shown.data.byteOffset, shown.data.byteLength);
-    return moved({ ok: true, width, height, rgba });
+    return moved({ ok: true, width, height, alpha: image.has_alpha_channel(), rgba });
   } finally {
     for (const image of images) image.free();
     if (decoder.decoder) heif.heif_context_free(decoder.decoder);

@@ -11,8 +11,7 @@ import { rawPreview } from './raw.js';
 export async function imageInput(contentType: string, original: Buffer): Promise<ImageInput> {
   // An AV1-coded HEIF (AVIF by another name) is left to sharp, whose libheif decodes AV1.
   if (isHeic(contentType) && !heifCodecs(original).every((codec) => codec === 'av1C')) {
-    const { rgba, width, height } = await decodeHeif(original);
-    return { rgba, width, height };
+    return decodeHeif(original);
   }
   if (isRawImage(contentType)) {
     const preview = rawPreview(original);

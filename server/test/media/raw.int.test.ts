@@ -71,7 +71,7 @@ describe('RAW photos', () => {
     const thumbnail = await alice.get(`/file-service/thumbnail/${ready.metadata.thumbnailID}`);
     const full = await alice.get(`/file-service/full-thumbnail/${file._id}`);
     expect(full.statusCode).toBe(200);
-    expect(full.headers['content-type']).toBe('image/webp');
+    expect(full.headers['content-type']).toBe('image/jpeg');
     // The original stays as it was uploaded.
     expect((await alice.get(`/file-service/download/${file._id}`)).rawPayload.equals(raw)).toBe(true);
     // A RAW is a photo: it is listed in the media gallery.
@@ -84,7 +84,7 @@ describe('RAW photos', () => {
     const dng = await makeDng(preview, 6);
     const { thumbnail, full } = await shown('IMG_0001.dng', dng, 'image/x-adobe-dng');
     expect(await dimensions(thumbnail)).toEqual({ width: 300, height: 450, format: 'webp' });
-    expect(await dimensions(full)).toEqual({ width: 800, height: 1200, format: 'webp' });
+    expect(await dimensions(full)).toEqual({ width: 800, height: 1200, format: 'jpeg' });
     // A quarter turn clockwise: the left band (green) on top, the top (red) on the right.
     expect(await sides(full)).toMatchObject({ top: 'green', right: 'red', left: 'blue' });
   });
@@ -93,7 +93,7 @@ describe('RAW photos', () => {
     const nef = await makeNef(preview, small, 8);
     const { thumbnail, full } = await shown('DSC_0001.NEF', nef, 'image/x-nikon-nef');
     expect(await dimensions(thumbnail)).toEqual({ width: 300, height: 450, format: 'webp' });
-    expect(await dimensions(full)).toEqual({ width: 800, height: 1200, format: 'webp' });
+    expect(await dimensions(full)).toEqual({ width: 800, height: 1200, format: 'jpeg' });
     // A quarter turn anticlockwise: the left band at the bottom, the top on the left.
     expect(await sides(full)).toMatchObject({ bottom: 'green', left: 'red', right: 'blue' });
   });
@@ -112,21 +112,21 @@ describe('RAW photos', () => {
       0x4f52,
     );
     const { full } = await shown('P1010001.ORF', orf, 'image/x-olympus-orf');
-    expect(await dimensions(full)).toEqual({ width: 1200, height: 800, format: 'webp' });
+    expect(await dimensions(full)).toEqual({ width: 1200, height: 800, format: 'jpeg' });
     expect(await sides(full)).toMatchObject({ top: 'red', bottom: 'blue', left: 'green' });
   });
 
   it("shows a RAF by the JPEG its header points at, upright by that JPEG's own EXIF", async () => {
     const upsideDown = await sharp(preview).withMetadata({ orientation: 3 }).jpeg().toBuffer();
     const { full } = await shown('DSCF0001.RAF', makeRaf(upsideDown), 'image/x-fujifilm-raf');
-    expect(await dimensions(full)).toEqual({ width: 1200, height: 800, format: 'webp' });
+    expect(await dimensions(full)).toEqual({ width: 1200, height: 800, format: 'jpeg' });
     expect(await sides(full)).toMatchObject({ top: 'blue', bottom: 'red', right: 'green' });
   });
 
   it('shows a CR3 by its PRVW preview (not the THMB), turned by the orientation in CMT1', async () => {
     const cr3 = await makeCr3(preview, small, 6);
     const { full } = await shown('IMG_0001.CR3', cr3, 'image/x-canon-cr3');
-    expect(await dimensions(full)).toEqual({ width: 800, height: 1200, format: 'webp' });
+    expect(await dimensions(full)).toEqual({ width: 800, height: 1200, format: 'jpeg' });
     expect(await sides(full)).toMatchObject({ top: 'green', right: 'red' });
   });
 
