@@ -254,7 +254,7 @@ async function thumbnails(dir) {
 /**
  * A 12-megapixel HEIC as a phone makes it (heif-enc, HEVC), then the thumbnail job's image work for
  * it one at a time: decoding in the worker (WebAssembly libheif), the thumbnail and the full-size
- * WebP preview. Skipped without heif-enc (Debian's libheif-examples).
+ * preview. Skipped without heif-enc (Debian's libheif-examples).
  */
 async function heicCost(dir) {
   const encoder = spawnSync('heif-enc', ['--help']);
