@@ -1,5 +1,5 @@
 import type { FileDto } from '@nimbus/common';
-import { memo, useState } from 'react';
+import { memo, useState, type PointerEvent, type TouchEvent } from 'react';
 import { refreshSession } from '../../api/client';
 import { thumbnailUrl } from '../../api/media.api';
 import { BrokenImageIcon, PlayIcon, VideoIcon } from '../../components/file-icons';
@@ -9,6 +9,7 @@ import { setPopupSelect } from '../../state/selection.slice';
 import { fileItem } from '../../api/drive-items';
 import { useItemMenu } from '../context-menu/useItemMenu';
 import { useItemInteractions } from '../selection/useItemInteractions';
+import { LiveBadge, useLiveMotion } from './live-motion';
 
 function Thumbnail({ file }: { file: FileDto }) {
   const disabled = useAppSelector((state) => state.general.loadThumbnailsDisabled);
@@ -61,6 +62,26 @@ export const MediaItem = memo(function MediaItem({ file }: { file: FileDto }) {
     onMenu: menu.open,
   });
   const highlighted = isSelected || isMultiSelected;
+  const live = useLiveMotion(file);
+  // Hover plays a Live Photo's motion; on a touch screen, pressing it does.
+  const liveHandlers = live.hasMotion
+    ? {
+        onPointerEnter: (event: PointerEvent) => event.pointerType === 'mouse' && live.start(),
+        onPointerLeave: live.stop,
+        onTouchStart: (event: TouchEvent) => {
+          handlers.onTouchStart(event);
+          live.start();
+        },
+        onTouchEnd: (event: TouchEvent) => {
+          handlers.onTouchEnd(event);
+          live.stop();
+        },
+        onTouchCancel: () => {
+          handlers.onTouchCancel();
+          live.stop();
+        },
+      }
+    : {};
 
   return (
     <>
@@ -71,11 +92,15 @@ export const MediaItem = memo(function MediaItem({ file }: { file: FileDto }) {
         aria-pressed={highlighted}
         data-testid="media-item"
         data-video={file.metadata.isVideo}
+        data-live={live.hasMotion || undefined}
         title={file.filename}
         {...handlers}
+        {...liveHandlers}
         className={`relative aspect-square overflow-hidden bg-gray-100 outline-none select-none focus-visible:ring-2 focus-visible:ring-primary focus-visible:ring-inset ${highlighted ? 'ring-4 ring-primary ring-inset' : ''}`}
       >
         <Thumbnail file={file} />
+        {live.element}
+        {live.hasMotion && <LiveBadge />}
         {highlighted && <div className="pointer-events-none absolute inset-0 bg-primary/20" />}
         {file.metadata.isVideo && (
           <span

@@ -4,6 +4,8 @@ import { PhotoIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
 import { isSortAscending, isSortByName, setMediaFilter, setSortBy, sortByOf } from '../../state/filter.slice';
 import { useAppDispatch, useAppSelector } from '../../state/hooks';
+import { ItemMenuExtras } from '../context-menu/item-menu-extras';
+import { liveMenuEntries } from './live-motion';
 import { MediaItem } from './MediaItem';
 import { MediaToolbar } from './MediaToolbar';
 import { useMediaList } from './useMediaList';
@@ -71,9 +73,11 @@ export function MediaPage({ search = '' }: { search?: string }) {
           className="grid grid-cols-[repeat(auto-fill,minmax(104px,1fr))] gap-1 sm:grid-cols-[repeat(auto-fill,minmax(140px,1fr))]"
           data-testid="media-grid"
         >
-          {files.map((file) => (
-            <MediaItem key={file._id} file={file} />
-          ))}
+          <ItemMenuExtras entries={liveMenuEntries}>
+            {files.map((file) => (
+              <MediaItem key={file._id} file={file} />
+            ))}
+          </ItemMenuExtras>
         </div>
       )}
       <div ref={sentinel} className="h-4 w-full" data-testid="media-sentinel" />

@@ -14,6 +14,7 @@ import { slideClasses, useSlideClose } from '../popups/useSlideClose';
 import { Spinner } from '../../components/Spinner';
 import { documentKind } from './document-kind';
 import { PreviewImage, PreviewVideo } from './PreviewMedia';
+import { LivePhotoPreview } from './LivePhotoPreview';
 import { usePreviewSiblings } from './usePreviewSiblings';
 import { useStreamCredential } from './useStreamCredential';
 
@@ -45,7 +46,8 @@ export function FilePreviewPopup({ file, version }: { file: FileDto; version?: P
   const { previous, next } = version ? { previous: null, next: null } : siblings;
   const menu = useItemMenu(fileItem(file));
   const dialog = useRef<HTMLDivElement>(null);
-  const credential = useStreamCredential(!version && file.metadata.isVideo);
+  const live = !version && (file.metadata.livePhoto !== undefined || file.metadata.motion !== undefined);
+  const credential = useStreamCredential(!version && (file.metadata.isVideo || live));
   const documentType = version ? null : documentKind(file);
   const title = version ? `${file.filename} (${version.label})` : file.filename;
   const menuButton = useRef<HTMLButtonElement>(null);
@@ -125,6 +127,8 @@ export function FilePreviewPopup({ file, version }: { file: FileDto; version?: P
           <Suspense fallback={<Spinner className="size-10" label="Loading preview" />}>
             <DocumentPreview key={file._id} file={file} kind={documentType} />
           </Suspense>
+        ) : live ? (
+          <LivePhotoPreview key={file._id} file={file} credential={credential} />
         ) : (
           <PreviewImage key={file._id} file={file} />
         )}
