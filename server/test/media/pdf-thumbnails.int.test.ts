@@ -60,6 +60,18 @@ describe('PDF thumbnails', () => {
     expect(download.rawPayload.equals(pdf)).toBe(true);
   });
 
+  it('gives a PDF stored before PDFs had thumbnails its thumbnail through the backfill', async () => {
+    const file = await upload(alice, 'older.pdf', squarePdf());
+    // As if stored by a server that enqueued no thumbnail job for a PDF.
+    await t.app.database.db.deleteFrom('job').where('name', '=', 'file.thumbnail').execute();
+    await t.app.background.drainJobs();
+    expect(await mediaRow(t.app, file._id)).toBeUndefined();
+    await t.app.background.schedule();
+    for (let i = 0; i < 5 && (await t.app.background.drainJobs()) > 0; i++);
+    expect(await mediaRow(t.app, file._id)).toMatchObject({ status: 'ready' });
+    expect((await info(file._id)).metadata.hasThumbnail).toBe(true);
+  });
+
   it('fails a hostile or broken PDF alone, once, with nothing stored, and goes on with the next', async () => {
     const deep = '['.repeat(200_000) + ']'.repeat(200_000);
     const hostile = {

@@ -15,13 +15,20 @@ export class FileMediaRepository {
     return this.db.selectFrom('fileMedia').selectAll().where('fileId', '=', fileId).executeTakeFirst();
   }
 
-  /** Photos and videos the thumbnail job never processed and has no pending job for. */
+  /** Photos, videos, PDFs and audio files the thumbnail job never processed and has no pending job for. */
   async unprocessedMedia(limit: number): Promise<string[]> {
     const rows = await this.db
       .selectFrom('file')
       .leftJoin('fileMedia', 'fileMedia.fileId', 'file.id')
       .select('file.id')
-      .where('file.mediaKind', 'is not', null)
+      // PDFs and audio have their first page or cover art as thumbnail (see DriveEvents.fileStored).
+      .where((eb) =>
+        eb.or([
+          eb('file.mediaKind', 'is not', null),
+          eb('file.contentType', '=', 'application/pdf'),
+          eb('file.contentType', 'like', 'audio/%'),
+        ]),
+      )
       .where('fileMedia.fileId', 'is', null)
       .where(({ not, exists, selectFrom }) =>
         not(
