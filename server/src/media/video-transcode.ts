@@ -13,17 +13,26 @@ export interface RenditionLimits {
   sourceBytes: number;
 }
 
-/** A rendition never takes longer than this many times the video's duration, plus a minute. */
-const TIME_FACTOR = 4;
+/**
+ * A rendition may take this many times the video's duration on one thread for 1080p frames, plus a
+ * minute: one core of a small server transcodes 1080p HEVC at about a fifth of real time (see the
+ * media benchmark). More threads shorten it (to 4× at most), larger frames lengthen it.
+ */
+const TIME_FACTOR_ONE_THREAD = 16;
+const TIME_FACTOR_MIN = 4;
 const TIME_BASE_MS = 60_000;
+const FULL_HD_PIXELS = 1920 * 1080;
 /** A video whose container states no duration gets this long at most. */
 const UNKNOWN_DURATION_MS = 30 * 60_000;
 /** HEVC at the same quality is about half H.264's size; more than this is a runaway output. */
 const OUTPUT_FACTOR = 8;
 const OUTPUT_FLOOR_BYTES = 256 * 1024 * 1024;
 
-export function renditionTimeLimitMs(probe: VideoProbe): number {
-  return probe.durationSeconds === null ? UNKNOWN_DURATION_MS : Math.ceil(probe.durationSeconds * 1000 * TIME_FACTOR + TIME_BASE_MS);
+export function renditionTimeLimitMs(probe: VideoProbe, threads: number): number {
+  if (probe.durationSeconds === null) return UNKNOWN_DURATION_MS;
+  const frames = Math.max(1, (probe.width * probe.height) / FULL_HD_PIXELS);
+  const factor = Math.max(TIME_FACTOR_MIN, TIME_FACTOR_ONE_THREAD / Math.max(1, threads)) * frames;
+  return Math.ceil(probe.durationSeconds * 1000 * factor + TIME_BASE_MS);
 }
 
 /** Scale filter: the shorter side down to `maxHeight`, both sides even (4:2:0 H.264 needs it). */
@@ -78,7 +87,7 @@ export async function renderVideo(
 ): Promise<void> {
   if (plan.method === 'original') throw new Error('This video plays as it is');
   const args = renditionArgs(url, output, probe, plan, limits);
-  const result = await runTool(ffmpegPath, args, { timeoutMs: renditionTimeLimitMs(probe), background: true });
+  const result = await runTool(ffmpegPath, args, { timeoutMs: renditionTimeLimitMs(probe, limits.threads), background: true });
   if (result.timedOut) throw new MediaUnprocessableError('Making the playable copy took too long');
   if (result.code !== 0) throw new MediaUnprocessableError(`Cannot convert the video: ${lastLine(result.stderr) || 'ffmpeg failed'}`);
   const written = await stat(output).catch(() => null);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminOverviewDto } from '@nimbus/common';
 import { createBackup } from '../../src/backup/index.js';
 import type { FileRenditionRow } from '../../src/db/repositories/file-media.repository.js';
-import { renditionArgs } from '../../src/media/video-transcode.js';
+import { renditionArgs, renditionTimeLimitMs } from '../../src/media/video-transcode.js';
 import { systemClock } from '../../src/services/clock.js';
 import { upload } from '../helpers/drive.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -253,6 +253,11 @@ describe.skipIf(skipWithoutFfmpeg)('video renditions', () => {
       },
     );
     expect(portrait[portrait.indexOf('-vf') + 1]).toBe('scale=720:-2');
+    // A minute of 1080p gets 16 minutes on one thread, 4 on four or more; 4K four times as long.
+    const minute = { ...probe, width: 1920, height: 1080, audioCodec: null, durationSeconds: 60 };
+    expect(renditionTimeLimitMs(minute, 1)).toBe(60_000 * 16 + 60_000);
+    expect(renditionTimeLimitMs(minute, 8)).toBe(60_000 * 4 + 60_000);
+    expect(renditionTimeLimitMs({ ...minute, width: 3840, height: 2160 }, 1)).toBe(60_000 * 64 + 60_000);
   });
 });
 
