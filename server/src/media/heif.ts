@@ -3,7 +3,7 @@ import { WorkerPool, WorkerTimeoutError, compiledWorker } from '../workers/pool.
 import { MediaUnprocessableError } from './errors.js';
 import type { HeifResult, HeifTask } from './heif.worker.js';
 import { MAX_INPUT_PIXELS } from './image-thumbnailer.js';
-import { Reader, boxes, child } from './isobmff.js';
+import { Reader, boxes, child, type Box } from './isobmff.js';
 
 /** A phone photo decodes in well under a second; a file still decoding after this is abandoned. */
 const DECODE_TIMEOUT_MS = 60_000;
@@ -77,12 +77,13 @@ function isHeifContainer(data: Uint8Array): boolean {
   return ['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1', 'avif', 'avis'].some((brand) => brands.has(brand));
 }
 
-/** The item id of the `Exif` item listed in `iinf`, if any. */
-function exifItemId(data: Uint8Array, iinf: { body: number; end: number }): number | null {
+/** The ids of the `Exif` items listed in `iinf`. */
+function exifItemIds(data: Uint8Array, iinf: { body: number; end: number }): number[] {
   const r = new Reader(data, iinf.body, iinf.end);
   const version = r.u8();
   r.at += 3;
   const count = version === 0 ? r.u16() : r.u32();
+  const ids: number[] = [];
   for (const infe of boxes(data, r.at, iinf.end).slice(0, count)) {
     if (infe.type !== 'infe') continue;
     const e = new Reader(data, infe.body, infe.end);
@@ -91,9 +92,36 @@ function exifItemId(data: Uint8Array, iinf: { body: number; end: number }): numb
     if (v < 2) continue;
     const id = v === 2 ? e.u16() : e.u32();
     e.u16();
-    if (e.fourcc() === 'Exif') return id;
+    if (e.fourcc() === 'Exif') ids.push(id);
   }
-  return null;
+  return ids;
+}
+
+/**
+ * The EXIF item of the primary image: a burst keeps one per image, each tied by a `cdsc` reference
+ * to the image it describes. EXIF that describes only other images is not the photo's; a file
+ * without references has its first.
+ */
+function primaryExifId(data: Uint8Array, meta: Box, ids: number[]): number | undefined {
+  const pitm = child(data, meta, 'pitm', 4);
+  const iref = child(data, meta, 'iref', 4);
+  if (ids.length === 0 || !pitm || !iref) return ids[0];
+  const p = new Reader(data, pitm.body, pitm.end);
+  const version = p.u8();
+  p.skip(3);
+  const primary = version === 0 ? p.u16() : p.u32();
+  const wide = data[iref.body] === 1;
+  let described = false;
+  for (const ref of boxes(data, iref.body + 4, iref.end)) {
+    if (ref.type !== 'cdsc') continue;
+    const e = new Reader(data, ref.body, ref.end);
+    const from = wide ? e.u32() : e.u16();
+    if (!ids.includes(from)) continue;
+    described = true;
+    const count = e.u16();
+    for (let i = 0; i < count; i++) if ((wide ? e.u32() : e.u16()) === primary) return from;
+  }
+  return described ? undefined : ids[0];
 }
 
 /** The bytes of item `id` as `iloc` places them in the file (construction method 0 only). */
@@ -143,8 +171,8 @@ export function heifExif(data: Uint8Array): Uint8Array | null {
     const iinf = child(data, meta, 'iinf', 4);
     const iloc = child(data, meta, 'iloc', 4);
     if (!iinf || !iloc) return null;
-    const id = exifItemId(data, iinf);
-    if (id === null) return null;
+    const id = primaryExifId(data, meta, exifItemIds(data, iinf));
+    if (id === undefined) return null;
     const item = itemBytes(data, iloc, id);
     if (!item || item.length < 4) return null;
     // The item starts with the offset of the TIFF header within what follows.

@@ -33,6 +33,20 @@ interface LibHeif {
 
 let loaded: LibHeif | null = null;
 
+/**
+ * libheif-js reports why it failed with console.log, which in this thread would write past the
+ * server's structured log; the last report is kept to go back with the task's result instead.
+ */
+let complaint = '';
+console.log = (...args: unknown[]): void => {
+  const reasons = args.map((arg) =>
+    arg && typeof arg === 'object' && 'message' in arg ? String(arg.message) : typeof arg === 'string' ? arg : '',
+  );
+  complaint = reasons.filter(Boolean).join(': ').trim().slice(0, 300);
+};
+
+const failure = (error: string): HeifResult => ({ ok: false, error: complaint ? `${error} (${complaint})` : error });
+
 /** The WebAssembly build of libheif with its HEVC decoder (libde265), loaded once per thread. */
 function libheif(): LibHeif {
   if (!loaded) {
@@ -55,11 +69,12 @@ export default async function decodeHeif(task: HeifTask): Promise<HeifResult | R
   const heif = libheif();
   const decoder = new heif.HeifDecoder();
   let images: HeifImage[] = [];
+  complaint = '';
   try {
     images = decoder.decode(task.data);
     // A burst or an image sequence has several top-level images; the primary one is the photo.
     const image = images.find((candidate) => candidate.is_primary()) ?? images[0];
-    if (!image) return { ok: false, error: 'no image in the HEIF container, or one it cannot read' };
+    if (!image) return failure('no image in the HEIF container, or one it cannot read');
     const width = image.get_width();
     const height = image.get_height();
     // The size comes from the header (ispe and transforms), so a bomb is refused before any pixel is decoded.
@@ -67,7 +82,7 @@ export default async function decodeHeif(task: HeifTask): Promise<HeifResult | R
     if (width * height > task.maxPixels) return { ok: false, error: `Input image exceeds pixel limit (${width}x${height})` };
     const target = { data: new Uint8ClampedArray(width * height * 4), width, height };
     const shown = await new Promise<Display | null>((resolve) => image.display(target, resolve));
-    if (!shown) return { ok: false, error: 'the HEIF image cannot be decoded' };
+    if (!shown) return failure('the HEIF image cannot be decoded');
     const rgba = new Uint8Array(shown.data.buffer, shown.data.byteOffset, shown.data.byteLength);
     return moved({ ok: true, width, height, alpha: image.has_alpha_channel(), rgba });
   } finally {

@@ -65,6 +65,10 @@ export class Reader {
     return at;
   }
 
+  skip(bytes: number): void {
+    this.need(bytes);
+  }
+
   u8(): number {
     return this.view.getUint8(this.need(1));
   }

@@ -83,6 +83,22 @@ describe.skipIf(skipWithoutHeifEnc)('HEIC, HEIF and AVIF photos', () => {
     expect(await dimensions(full.rawPayload)).toEqual({ width: 480, height: 640, format: 'jpeg' });
   });
 
+  it('reads the EXIF of the primary image of a burst, not that of another image in it', async () => {
+    const taken = (date: string) =>
+      upright(160, 120)
+        .jpeg()
+        .withExif({ IFD2: { DateTimeOriginal: date } })
+        .toBuffer();
+    const dateOf = async (heic: Buffer) => {
+      const tiff = heifExif(heic);
+      return tiff && ((await exifr.parse(Buffer.from(tiff))) as { DateTimeOriginal: Date }).DateTimeOriginal.getFullYear();
+    };
+    expect(await dateOf(heifEnc([await taken('2020:01:02 03:04:05'), await taken('2019:01:02 03:04:05')]))).toBe(2020);
+    expect(await dateOf(heifEnc([await taken('2018:01:02 03:04:05')]))).toBe(2018);
+    // Only the second image has EXIF: the photo (the primary image) has no date of its own.
+    expect(await dateOf(heifEnc([await upright(160, 120).png().toBuffer(), await taken('2019:01:02 03:04:05')]))).toBeNull();
+  });
+
   it('shows the primary image of a multi-image HEIC (a burst)', async () => {
     const other = await upright(320, 480).flip().png().toBuffer();
     const burst = heifEnc([png, other]);
@@ -145,6 +161,7 @@ describe.skipIf(skipWithoutHeifEnc)('HEIC, HEIF and AVIF photos', () => {
     expect(bombRow).toMatchObject({ status: 'failed', thumbnailId: null, previewId: null });
     expect(bombRow!.error).toMatch(/pixel limit/i);
     expect(truncatedRow).toMatchObject({ status: 'failed', thumbnailId: null, previewId: null });
+    expect(truncatedRow!.error).toMatch(/HEIF/);
     expect(garbageRow).toMatchObject({ status: 'failed', thumbnailId: null, previewId: null });
     expect(fineRow).toMatchObject({ status: 'ready' });
     // Failed for good: no job left to retry them.
