@@ -19,8 +19,6 @@ const ZIP_BYTES = Number(process.env.BENCH_ZIP_BYTES ?? 1024 * 1024 * 1024);
 const THUMBNAILS = Number(process.env.BENCH_THUMBNAILS ?? 24);
 const HEVC_SECONDS = Number(process.env.BENCH_HEVC_SECONDS ?? 10);
 const HEVC_THREADS = Number(process.env.VIDEO_TRANSCODE_THREADS ?? 1);
-const HEVC_SECONDS = Number(process.env.BENCH_HEVC_SECONDS ?? 10);
-const HEVC_THREADS = Number(process.env.VIDEO_TRANSCODE_THREADS ?? 1);
 const HEICS = Number(process.env.BENCH_HEICS ?? 4);
 const MB = 1024 * 1024;
 // Documents, photos, songs and videos: many small files and a few large ones.
@@ -327,43 +325,6 @@ async function hevcRenditionCost(dir) {
   return { seconds, perMinute: (seconds / HEVC_SECONDS) * 60, inMb: size / MB, outMb: statSync(output).size / MB };
 }
 
-/**
- * The cost of a video rendition: a 1080p HEVC clip as a phone records it (BENCH_HEVC_SECONDS long,
- * with sensor-like grain so the encoder has real work), transcoded as the video.rendition job does
- * (ffprobe, then ffmpeg at nice 19 with VIDEO_TRANSCODE_THREADS threads, default 1, reading over the
- * loopback URL), and scaled to a minute of video. Skipped without ffmpeg or libx265.
- */
-async function hevcRenditionCost(dir) {
-  if (spawnSync('ffmpeg', ['-hide_banner', '-h', 'encoder=libx265']).status !== 0) return null;
-  const { probeVideo, playbackPlan } = await import(`${dist}/media/video-probe.js`);
-  const { renderVideo } = await import(`${dist}/media/video-transcode.js`);
-  const { withLoopbackUrl } = await import(`${dist}/media/loopback-source.js`);
-  const { createReadStream, statSync } = await import('node:fs');
-  const source = path.join(dir, 'phone-1080p.mp4');
-  const made = spawnSync('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `testsrc2=duration=${HEVC_SECONDS}:size=1920x1080:rate=30`],
-    ...['-f', 'lavfi', '-i', `sine=frequency=440:duration=${HEVC_SECONDS}`],
-    ...['-vf', 'noise=alls=12:allf=t', '-c:v', 'libx265', '-preset', 'ultrafast', '-x265-params', 'log-level=error', '-b:v', '8M'],
-    ...['-tag:v', 'hvc1', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-shortest', source],
-  ]);
-  if (made.status !== 0) throw new Error(`ffmpeg failed: ${made.stderr}`);
-  const size = statSync(source).size;
-  const open = async (range) => createReadStream(source, range ? { start: range.start, end: range.end } : {});
-  const output = path.join(dir, 'rendition.mp4');
-  const t = performance.now();
-  await withLoopbackUrl(size, open, async (url) => {
-    const probe = await probeVideo('ffprobe', url);
-    await renderVideo('ffmpeg', url, output, probe, playbackPlan(probe, 'video/mp4'), {
-      maxHeight: 1080,
-      threads: HEVC_THREADS,
-      sourceBytes: size,
-    });
-  });
-  const seconds = (performance.now() - t) / 1000;
-  return { seconds, perMinute: (seconds / HEVC_SECONDS) * 60, inMb: size / MB, outMb: statSync(output).size / MB };
-}
-
 const dir = await mkdtemp(path.join(os.tmpdir(), 'nimbus-media-bench-'));
 try {
   console.log(
@@ -385,13 +346,6 @@ try {
       ? `12-megapixel HEIC (${fmt(heic.mb)} MB)  decode ${fmt(heic.decodeMs)} ms + thumbnail ${fmt(heic.thumbnailMs)} ms + full-size preview ${fmt(heic.previewMs)} ms` +
           ` = ${fmt(heic.decodeMs + heic.thumbnailMs + heic.previewMs)} ms per photo, one at a time`
       : '12-megapixel HEIC          skipped: heif-enc is not installed',
-  );
-  const rendition = await hevcRenditionCost(dir);
-  console.log(
-    rendition
-      ? `1080p HEVC video (${HEVC_SECONDS} s, ${fmt(rendition.inMb)} MB)  rendition (H.264/AAC, ${HEVC_THREADS} thread${HEVC_THREADS === 1 ? '' : 's'}) ${fmt(rendition.seconds)} s` +
-          ` = ${fmt(rendition.perMinute)} s per minute of video, ${fmt(rendition.outMb)} MB`
-      : '1080p HEVC video            skipped: ffmpeg with libx265 is not installed',
   );
   const rendition = await hevcRenditionCost(dir);
   console.log(
