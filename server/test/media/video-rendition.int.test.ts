@@ -10,6 +10,7 @@ import type { FileRenditionRow } from '../../src/db/repositories/file-media.repo
 import { renditionArgs, renditionTimeLimitMs } from '../../src/media/video-transcode.js';
 import { systemClock } from '../../src/services/clock.js';
 import { upload } from '../helpers/drive.js';
+import { multipartBody } from '../helpers/multipart.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { check, flipByte, integrityOf } from '../integrity/support.js';
@@ -211,6 +212,28 @@ describe.skipIf(skipWithoutFfmpeg)('video renditions', () => {
     await t.app.background.drainJobs();
     expect(await renditionRow(file._id)).toBeUndefined();
     expect(await isStored(t.dataDir, key)).toBe(false);
+  });
+
+  it('releases the rendition when the content is replaced, and the new content gets its own verdict', async () => {
+    const file = await upload(alice, 'replaced.mp4', hevc);
+    await t.app.background.drainJobs();
+    const old = (await renditionRow(file._id))!;
+    expect(old.status).toBe('ready');
+    const plays = await makeVideo(dir, 'replacement.mp4', [
+      '-i',
+      'testsrc=duration=1:size=160x120:rate=10',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+    ]);
+    const { body, contentType } = await multipartBody([{ name: 'file', filename: 'replaced.mp4', data: plays }]);
+    const replaced = await alice.request('POST', `/file-service/upload-version/${file._id}`, body, { 'content-type': contentType });
+    expect(replaced.statusCode, replaced.body).toBeLessThan(300);
+    await t.app.background.drainJobs();
+    expect(await isStored(t.dataDir, old.blobKey!)).toBe(false);
+    expect(await renditionRow(file._id)).toMatchObject({ status: 'original', blobKey: null });
+    expect(sha256((await stream(alice, file._id)).rawPayload)).toBe(sha256(plays));
   });
 
   it("answers 404 for another user's video and for a file that is no video, 401 signed out, 400 for a bad id", async () => {
