@@ -1,14 +1,17 @@
 import type { FileDto, ShareLinkDto } from '@nimbus/common';
 import exifr from 'exifr';
+import type { Kysely } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FileMediaRow } from '../../src/db/repositories/file-media.repository.js';
+import { up as upgrade } from '../../src/db/migrations/2026_12_07_1650_heic_raw_thumbnails.js';
 import { heifExif } from '../../src/media/heif.js';
 import { analyzeImage } from '../../src/search/extract/photo.js';
 import { createFolder, upload } from '../helpers/drive.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { heifEnc, skipWithoutHeifEnc, withRotation } from './heic-files.js';
-import { colourAt, upright } from './raw-files.js';
+import { colourAt, makeDng, upright } from './raw-files.js';
 import { dimensions, mediaRow } from './support.js';
 
 const GPS = ['-GPSLatitude=48.8584', '-GPSLatitudeRef=N', '-GPSLongitude=2.2945', '-GPSLongitudeRef=E'];
@@ -185,4 +188,54 @@ describe.skipIf(skipWithoutHeifEnc)('HEIC, HEIF and AVIF photos', () => {
     expect(preview.headers['content-type']).toBe('image/jpeg');
     expect(await sharp(preview.rawPayload).metadata()).toMatchObject({ width: 640, height: 480 });
   });
+
+  it('shows HEIC and RAW photos stored before this version once the upgrade has run (their failed jobs forgotten, RAWs typed)', async () => {
+    const heic = await upload(alice, 'old.heic', heifEnc([png]));
+    const dng = await upload(alice, 'old.dng', await makeDng(await upright(600, 400).jpeg().toBuffer(), 1));
+    await t.app.background.drainJobs();
+    // As an earlier version left them: the HEIC failed, the DNG taken for a TIFF, not a photo, and failed.
+    const db = t.app.database.db;
+    await db.deleteFrom('fileMedia').where('fileId', 'in', [heic._id, dng._id]).execute();
+    await db.updateTable('file').set({ thumbnailId: null }).where('id', 'in', [heic._id, dng._id]).execute();
+    await db.updateTable('file').set({ contentType: 'image/tiff', mediaKind: null }).where('id', '=', dng._id).execute();
+    for (const fileId of [heic._id, dng._id])
+      await db
+        .insertInto('fileMedia')
+        .values({ ...(await failedRow(fileId)), error: 'heif: Support for this compression format has not been built in' })
+        .execute();
+
+    await upgrade(db as unknown as Kysely<unknown>);
+    await t.app.background.schedule();
+    await t.app.background.drainJobs();
+
+    expect(await db.selectFrom('file').select(['contentType', 'mediaKind']).where('id', '=', dng._id).executeTakeFirst()).toEqual({
+      contentType: 'image/x-adobe-dng',
+      mediaKind: 'photo',
+    });
+    expect(await mediaRow(t.app, heic._id)).toMatchObject({ status: 'ready' });
+    expect(await mediaRow(t.app, dng._id)).toMatchObject({ status: 'ready' });
+    expect(await dimensions(await thumbnailOf(dng._id))).toEqual({ width: 300, height: 200, format: 'webp' });
+  });
+
+  async function failedRow(fileId: string): Promise<FileMediaRow> {
+    const file = await t.app.database.db.selectFrom('file').select(['ownerId']).where('id', '=', fileId).executeTakeFirstOrThrow();
+    return {
+      fileId,
+      ownerId: file.ownerId,
+      status: 'failed',
+      error: null,
+      thumbnailId: null,
+      thumbnailWrappedKey: null,
+      thumbnailSize: null,
+      thumbnailSha256: null,
+      thumbnailWidth: null,
+      thumbnailHeight: null,
+      previewId: null,
+      previewWrappedKey: null,
+      previewSize: null,
+      previewSha256: null,
+      previewContentType: null,
+      processedAt: Date.now(),
+    };
+  }
 });

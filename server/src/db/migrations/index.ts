@@ -33,6 +33,7 @@ import * as tusReplaces from './2026_12_06_1510_tus_replaces.js';
 import * as fileContentPeriod from './2026_12_06_1520_file_content_period.js';
 import * as livePhotos from './2026_12_07_1610_live_photos.js';
 import * as videoRenditions from './2026_12_07_1600_video_renditions.js';
+import * as heicRawThumbnails from './2026_12_07_1650_heic_raw_thumbnails.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_1520_file_content_period': fileContentPeriod,
   '2026_12_07_1610_live_photos': livePhotos,
   '2026_12_07_1600_video_renditions': videoRenditions,
+  '2026_12_07_1650_heic_raw_thumbnails': heicRawThumbnails,
 };
