@@ -20,7 +20,7 @@ const pageButton =
 /** A PDF page by page: the page drawn on a canvas as wide as the stage allows, with previous/next and the page count. */
 export function PdfPreview({ file }: { file: FileDto }) {
   const pdf = useQuery({
-    queryKey: ['file-content', file._id, 'pdf'],
+    queryKey: ['file-content', file._id, file.length, file.uploadDate, 'pdf'],
     queryFn: async ({ signal }) => loadPdf(await readFile(file._id, signal)),
     staleTime: Infinity,
     gcTime: 0,
@@ -33,7 +33,15 @@ export function PdfPreview({ file }: { file: FileDto }) {
   const frame = useRef<HTMLDivElement>(null);
   const doc = pdf.data;
 
-  useEffect(() => () => void doc?.destroy(), [doc]);
+  const shown = useRef(false);
+  useEffect(() => {
+    shown.current = true;
+    return () => {
+      shown.current = false;
+      // Development mounts twice at once: only a document still unshown a moment later is let go.
+      setTimeout(() => !shown.current && void doc?.destroy(), 0);
+    };
+  }, [doc]);
 
   useEffect(() => {
     if (!doc || !canvas.current) return;

@@ -9,7 +9,8 @@ import { TEXT_PREVIEW_BYTES, TextDocument, type TextKind } from './TextDocument'
 /** A text file's first megabyte, fetched with a Range request and shown as its kind reads. */
 export function TextPreview({ file, kind }: { file: FileDto; kind: TextKind }) {
   const head = useQuery({
-    queryKey: ['file-content', file._id, 'head'],
+    // A new content of the file (a version restored, a new upload) has another size or date.
+    queryKey: ['file-content', file._id, file.length, file.uploadDate, 'head'],
     queryFn: ({ signal }) => readFileHead(file._id, TEXT_PREVIEW_BYTES, signal),
     staleTime: 60_000,
     retry: false,
