@@ -26,7 +26,11 @@ export interface MediaRoutesDeps {
 export const STREAM_COOKIE = 'stream-video-token';
 /** The stream credential is sent with video requests only. */
 const STREAM_PATH = '/file-service/stream-video';
-/** A motion photo's clip plays in a <video> too, with the same credential. */
+/**
+ * A motion photo's clip plays in a <video> too: the same credential, under a cookie of its own for
+ * that path (a cookie of the same name on another path would be one cookie to some clients).
+ */
+export const MOTION_COOKIE = 'motion-video-token';
 const MOTION_PATH = '/file-service/motion';
 
 const idParams = z.object({ id: z.string().min(1).max(64) });
@@ -122,7 +126,7 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
     async (request, reply) => {
       const issued = await streamTokens.issue(authOf(request));
       void reply.setCookie(STREAM_COOKIE, issued.token, { ...cookieBase, maxAge: issued.maxAgeSeconds });
-      void reply.setCookie(STREAM_COOKIE, issued.token, { ...cookieBase, path: MOTION_PATH, maxAge: issued.maxAgeSeconds });
+      void reply.setCookie(MOTION_COOKIE, issued.token, { ...cookieBase, path: MOTION_PATH, maxAge: issued.maxAgeSeconds });
       return { message: 'Stream token issued' };
     },
   );
@@ -132,17 +136,19 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
     { schema: { summary: 'Clear the video stream cookie', tags, response: { 200: messageAnswer } } },
     async (_request, reply) => {
       void reply.clearCookie(STREAM_COOKIE, cookieBase);
-      void reply.clearCookie(STREAM_COOKIE, { ...cookieBase, path: MOTION_PATH });
+      void reply.clearCookie(MOTION_COOKIE, { ...cookieBase, path: MOTION_PATH });
       return { message: 'Stream token removed' };
     },
   );
 
   // A <video> element cannot refresh an expired access token, so its own credential also counts.
-  const streamAuth: preHandlerAsyncHookHandler = async function (request, reply) {
-    const claims = await streamTokens.verify(request.cookies[STREAM_COOKIE]);
-    if (claims) request.auth = claims;
-    else await requireAuth.call(this, request, reply);
-  };
+  const cookieAuth = (name: string): preHandlerAsyncHookHandler =>
+    async function (request, reply) {
+      const claims = await streamTokens.verify(request.cookies[name]);
+      if (claims) request.auth = claims;
+      else await requireAuth.call(this, request, reply);
+    };
+  const streamAuth = cookieAuth(STREAM_COOKIE);
 
   const streamSchema = signedIn({
     summary: 'Stream a video',
@@ -196,7 +202,7 @@ export function mediaRoutes(app: FastifyInstance, deps: MediaRoutesDeps): void {
     response: { 200: binaryAnswer('The clip', 'video/mp4'), 206: binaryAnswer('The requested range', 'video/mp4') },
     errors: notFound,
   });
-  app.get(`${MOTION_PATH}/:id`, { preHandler: streamAuth, schema: motionSchema }, async (request, reply) => {
+  app.get(`${MOTION_PATH}/:id`, { preHandler: cookieAuth(MOTION_COOKIE), schema: motionSchema }, async (request, reply) => {
     const { id } = parseInput(idParams, request.params);
     const reach = await access.file(authOf(request).accountId, id, 'read');
     return sendAsset(request, reply, await deps.livePhotos.clip(reach.ownerId, id));
