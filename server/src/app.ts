@@ -76,7 +76,7 @@ import { handleThumbnail } from './jobs/handlers/thumbnail.job.js';
 import { handleVideoProbe, handleVideoRendition } from './jobs/handlers/video-rendition.job.js';
 import { RenditionService } from './services/media/rendition.service.js';
 import { DriveEventsWithRenditions, requestVideoProbe } from './services/media/rendition-events.js';
-import { handleLivePhoto } from './jobs/handlers/live-photo.job.js';
+import { handleLivePhoto, handleLivePhotoBackfill } from './jobs/handlers/live-photo.job.js';
 import { handleThumbnailBackfill } from './jobs/handlers/thumbnail-backfill.job.js';
 import { mediaRoutes } from './http/routes/media/media.routes.js';
 import { sharingRoutes } from './http/routes/sharing/sharing.routes.js';
@@ -364,9 +364,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       worker.notify();
     },
   });
+  const livePhotoRepo = new LivePhotoRepository(database.db, database.dialect);
   const livePhotos = new LivePhotoService(
     uow,
-    new LivePhotoRepository(database.db, database.dialect),
+    livePhotoRepo,
     store,
     clock,
     // Metadata of one photo at a time, on a thread with a small heap: a crafted file ends that thread only.
@@ -418,6 +419,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       [JOB.videoProbe]: handleVideoProbe(renditions),
       [JOB.videoRendition]: handleVideoRendition(renditions),
       [JOB.fileMotion]: handleLivePhoto(livePhotos),
+      [JOB.fileMotionBackfill]: handleLivePhotoBackfill(livePhotoRepo, queue, clock),
       [JOB.accountDelete]: async ({ accountId }) => {
         await accountDeletion.run(accountId);
       },
@@ -476,6 +478,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await queue.enqueue(JOB.housekeepingPurge, {}, { dedupeKey: JOB.housekeepingPurge });
       await queue.enqueue(JOB.versionsThin, {}, { dedupeKey: JOB.versionsThin });
       await queue.enqueue(JOB.thumbnailBackfill, {}, { dedupeKey: `${JOB.thumbnailBackfill}:0` });
+      await queue.enqueue(JOB.fileMotionBackfill, {}, { dedupeKey: `${JOB.fileMotionBackfill}:0` });
       await search.schedule();
       await enqueueScrub();
       worker.notify();

@@ -6,6 +6,7 @@ export const JOB = {
   fileThumbnail: 'file.thumbnail',
   thumbnailBackfill: 'file.thumbnail-backfill',
   fileMotion: 'file.motion',
+  fileMotionBackfill: 'file.motion-backfill',
   searchIndexFile: 'search.index-file',
   searchIndexFolder: 'search.index-folder',
   searchBackfill: 'search.backfill',
@@ -25,6 +26,7 @@ export interface JobPayloads {
   'file.thumbnail': { fileId: string };
   'file.thumbnail-backfill': { round?: number };
   'file.motion': { fileId: string };
+  'file.motion-backfill': { round?: number };
   'search.index-file': { fileId: string };
   'search.index-folder': { folderId: string; cascade: boolean };
   'search.backfill': { round?: number };

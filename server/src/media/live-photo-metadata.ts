@@ -167,7 +167,9 @@ export function motionClipOf(xmp: string, fileSize: number): ClipPlacement {
 }
 
 const MOTION_TYPES = new Set(['image/jpeg']);
-const LIVE_STILL_TYPES = new Set(['image/jpeg', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence']);
+/** Photo types that may be a Live Photo's still or a motion photo. */
+export const MOTION_PHOTO_TYPES = ['image/jpeg', 'image/heic', 'image/heif', 'image/heic-sequence', 'image/heif-sequence'];
+const LIVE_STILL_TYPES = new Set(MOTION_PHOTO_TYPES);
 
 /** Photo types that may be a Live Photo's still or a motion photo. */
 export function mayHaveMotion(contentType: string): boolean {

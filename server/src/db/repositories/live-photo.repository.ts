@@ -25,6 +25,29 @@ export class LivePhotoRepository {
     private readonly dialect: Dialect,
   ) {}
 
+  /** Files of these types the motion job never read and has no pending job for (stored before it existed, or lost). */
+  async unread(contentTypes: string[], limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('file')
+      .leftJoin('fileMotion', 'fileMotion.fileId', 'file.id')
+      .select('file.id')
+      .where('file.mediaKind', 'is not', null)
+      .where('file.contentType', 'in', contentTypes)
+      .where('fileMotion.fileId', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('job')
+              .select('job.id')
+              .where('job.dedupeKey', '=', sql<string>`${'file.motion:'} || ${sql.ref('file.id')}`),
+          ),
+        ),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
   findMotion(fileId: string): Promise<FileMotionRow | undefined> {
     return this.db.selectFrom('fileMotion').selectAll().where('fileId', '=', fileId).executeTakeFirst();
   }

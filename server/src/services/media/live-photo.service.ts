@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.js';
 import { NotFoundError } from '../../domain/errors.js';
 import { MediaToolMissingError, MediaUnprocessableError } from '../../media/errors.js';
 import { heavyWork } from '../../media/limiter.js';
-import { mayHaveMotion, type ClipSpan, type PhotoMotion } from '../../media/live-photo-metadata.js';
+import { MOTION_PHOTO_TYPES, mayHaveMotion, type ClipSpan, type PhotoMotion } from '../../media/live-photo-metadata.js';
 import { checkClip, videoContentId } from '../../media/live-photo-video.js';
 import type { PhotoMotionTask } from '../../media/live-photo.worker.js';
 import { withLoopbackUrl, type OpenRange } from '../../media/loopback-source.js';
@@ -32,6 +32,8 @@ const MAX_CLIP_BYTES = 100 * 1024 * 1024;
 const READ_TIMEOUT_MS = 20_000;
 /** QuickTime is what iPhones write; some exports of a Live Photo carry the MOV as MP4. */
 const LIVE_VIDEO_TYPES = new Set(['video/quicktime', 'video/mp4']);
+/** Every content type the motion job reads. */
+export const MOTION_CONTENT_TYPES = [...MOTION_PHOTO_TYPES, ...LIVE_VIDEO_TYPES];
 
 type Outcome =
   | { status: 'ready' | 'none'; contentId: string | null; clip: { bytes: Buffer } | null }
