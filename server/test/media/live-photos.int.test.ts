@@ -136,6 +136,19 @@ describe.skipIf(skipWithoutFfmpeg)('Live Photos and motion photos', () => {
       expect(await inGallery(alice, again._id)).toBeDefined();
     });
 
+    it('reads and pairs the photos and videos stored before pairing existed', async () => {
+      const id = randomUUID();
+      const still = await upload(alice, 'IMG_0007.JPG', await liveStill(id));
+      const mov = await upload(alice, 'IMG_0007.MOV', await liveMov(dir, id));
+      await t.app.background.drainJobs();
+      // As a drive from before: no motion read, no pair.
+      await db().deleteFrom('livePhoto').where('photoFileId', '=', still._id).execute();
+      await db().deleteFrom('fileMotion').where('fileId', 'in', [still._id, mov._id]).execute();
+      await t.app.background.schedule();
+      await t.app.background.drainJobs();
+      expect(await pairOf(still._id)).toMatchObject({ videoFileId: mov._id });
+    });
+
     it('ignores a maker note whose identifier lies outside it, and keeps the photo', async () => {
       const note = appleMakerNote('x');
       // The identifier's offset points far past the note's end.
@@ -177,14 +190,21 @@ describe.skipIf(skipWithoutFfmpeg)('Live Photos and motion photos', () => {
 
       // The stream cookie alone plays it, as it plays videos.
       const issued = await alice.get('/file-service/download/access-token-stream-video');
-      const cookie = issued.cookies.find((c) => c.name === 'stream-video-token' && c.path === '/file-service/motion');
-      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+      const cookie = issued.cookies.find((c) => c.name === 'motion-video-token');
+      expect(cookie).toMatchObject({ path: '/file-service/motion', httpOnly: true, sameSite: 'Strict' });
       const viaCookie = await t.app.inject({
+        method: 'GET',
+        url: `/file-service/motion/${file._id}`,
+        cookies: { 'motion-video-token': cookie!.value },
+      });
+      expect(viaCookie.statusCode).toBe(200);
+      // Only the clip's own cookie counts there.
+      const crossed = await t.app.inject({
         method: 'GET',
         url: `/file-service/motion/${file._id}`,
         cookies: { 'stream-video-token': cookie!.value },
       });
-      expect(viaCookie.statusCode).toBe(200);
+      expect(crossed.statusCode).toBe(401);
 
       // Read once: running the job again changes nothing.
       await t.app.background.drainJobs();
