@@ -23,6 +23,11 @@ const TAG = {
   subIfds: 330,
   jpegOffset: 513,
   jpegLength: 514,
+  exifIfd: 34665,
+  makerNote: 37500,
+  olympusCameraSettings: 0x2020,
+  olympusPreviewStart: 0x0101,
+  olympusPreviewLength: 0x0102,
 } as const;
 
 interface Entry {
@@ -37,14 +42,18 @@ class Tiff {
   private readonly view: DataView;
   readonly littleEndian: boolean;
 
-  /** `base` is where the TIFF header starts: offsets inside are counted from there. */
+  /**
+   * `base` is where offsets inside are counted from: the TIFF header, or a maker note that has its
+   * own (`orderAt`: where its byte-order mark is, when not at `base`).
+   */
   constructor(
     private readonly data: Uint8Array,
-    private readonly base: number,
+    readonly base: number,
     private readonly end: number,
+    orderAt = base,
   ) {
     this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    const order = String.fromCharCode(data[base] ?? 0, data[base + 1] ?? 0);
+    const order = String.fromCharCode(data[orderAt] ?? 0, data[orderAt + 1] ?? 0);
     if (order !== 'II' && order !== 'MM') throw new RangeError('not a TIFF structure');
     this.littleEndian = order === 'II';
   }
@@ -193,7 +202,37 @@ function tiffPreview(data: Uint8Array, base: number, end: number): RawPreview | 
     }
     queue.push(ifd.next);
   }
+  best = better(best, olympusPreview(data, tiff, end));
   return best ? { jpeg: data.subarray(best.start, best.end), orientation } : null;
+}
+
+/**
+ * Olympus keeps an ORF's large preview in its maker note (EXIF IFD, then the maker note's
+ * CameraSettings IFD), with offsets counted from the maker note's start; elsewhere the file only
+ * has a small thumbnail.
+ */
+function olympusPreview(data: Uint8Array, tiff: Tiff, end: number): Candidate | null {
+  try {
+    const exifAt = tiff.value(tiff.ifd(tiff.firstIfd).entries.get(TAG.exifIfd));
+    if (!exifAt) return null;
+    const note = tiff.ifd(exifAt).entries.get(TAG.makerNote);
+    if (!note || note.count < 16) return null;
+    const start = tiff.base + note.at;
+    if (String.fromCharCode(...data.subarray(start, start + 8)) !== 'OLYMPUS\0') return null;
+    const maker = new Tiff(data, start, Math.min(end, start + note.count), start + 8);
+    const settings = maker.ifd(12).entries.get(TAG.olympusCameraSettings);
+    // CameraSettings is an IFD stored as a value (type IFD or UNDEFINED) or pointed at (LONG).
+    const settingsAt = settings ? (settings.type === 4 || settings.type === 13 ? maker.value(settings) : settings.at) : undefined;
+    if (!settingsAt) return null;
+    const entries = maker.ifd(settingsAt).entries;
+    const offset = maker.value(entries.get(TAG.olympusPreviewStart));
+    const length = maker.value(entries.get(TAG.olympusPreviewLength));
+    if (offset === undefined || length === undefined) return null;
+    // The preview lies beyond the maker note itself: bounded by the file, not by the note.
+    return candidate(data, new Tiff(data, start, end, start + 8).range(offset, length));
+  } catch {
+    return null;
+  }
 }
 
 /** Fujifilm RAF: a fixed header gives the offset and length of a full EXIF JPEG (which carries its own orientation). */

@@ -272,3 +272,53 @@ export async function makeCr3(jpeg: Buffer, small: Buffer, orientation: number):
     box('mdat', Buffer.alloc(512, 0x33)),
   ]);
 }
+
+/**
+ * An Olympus maker note (new style: "OLYMPUS\0", byte order, offsets from its own start) whose
+ * CameraSettings IFD points at the large preview, which here lies inside the note.
+ */
+function olympusMakerNote(jpeg: Buffer): Buffer {
+  const header = Buffer.concat([Buffer.from('OLYMPUS\0II', 'latin1'), Buffer.from([3, 0])]);
+  // Main IFD at 12: one entry, CameraSettings (0x2020) of type IFD pointing at 30.
+  const main = Buffer.alloc(2 + 12 + 4);
+  main.writeUInt16LE(1, 0);
+  main.writeUInt16LE(0x2020, 2);
+  main.writeUInt16LE(13, 4);
+  main.writeUInt32LE(1, 6);
+  main.writeUInt32LE(30, 10);
+  // CameraSettings at 30: PreviewImageValid, PreviewImageStart, PreviewImageLength.
+  const settings = Buffer.alloc(2 + 3 * 12 + 4);
+  const previewAt = 30 + settings.length;
+  settings.writeUInt16LE(3, 0);
+  [
+    [0x0100, 1],
+    [0x0101, previewAt],
+    [0x0102, jpeg.length],
+  ].forEach(([tag, value], i) => {
+    settings.writeUInt16LE(tag!, 2 + i * 12);
+    settings.writeUInt16LE(4, 4 + i * 12);
+    settings.writeUInt32LE(1, 6 + i * 12);
+    settings.writeUInt32LE(value!, 10 + i * 12);
+  });
+  return Buffer.concat([header, main, settings, jpeg]);
+}
+
+/** An ORF: Olympus' TIFF magic number, a small IFD1 thumbnail, and the large preview in the maker note. */
+export function makeOrf(jpeg: Buffer, small: Buffer, orientation: number): Buffer {
+  const note = olympusMakerNote(jpeg);
+  const exif: Ifd = {
+    tags: new Map<number, Value>([
+      [36867, ascii(TAKEN)],
+      [37500, { type: 'undefined', values: Array.from(note) }],
+    ]),
+  };
+  const ifd0: Ifd = {
+    tags: new Map<number, Value>([
+      [271, ascii('OLYMPUS IMAGING CORP.')],
+      [274, short(orientation)],
+      [34665, { ifd: [exif] }],
+    ]),
+  };
+  const ifd1: Ifd = { tags: new Map<number, Value>([[259, short(6)]]), blobs: new Map([[513, { data: small, lengthTag: 514 }]]) };
+  return writeTiff([ifd0, ifd1], 0x4f52);
+}

@@ -9,7 +9,7 @@ import { rawPreview } from '../../src/media/raw.js';
 import { upload } from '../helpers/drive.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
-import { PARIS, TAKEN, colourAt, makeCr3, makeDng, makeNef, makeRaf, short, upright, writeTiff } from './raw-files.js';
+import { PARIS, TAKEN, colourAt, makeCr3, makeDng, makeNef, makeOrf, makeRaf, short, upright, writeTiff } from './raw-files.js';
 import { dimensions, mediaRow } from './support.js';
 
 /** Where the test pattern's parts ended up. */
@@ -98,7 +98,7 @@ describe('RAW photos', () => {
     expect(await sides(full)).toMatchObject({ bottom: 'green', left: 'red', right: 'blue' });
   });
 
-  it("shows an ORF (TIFF with Olympus' magic number) by its JPEG", async () => {
+  it("shows an ORF (TIFF with Olympus' magic number) by a JPEG in its IFDs", async () => {
     const orf = writeTiff(
       [
         {
@@ -114,6 +114,14 @@ describe('RAW photos', () => {
     const { full } = await shown('P1010001.ORF', orf, 'image/x-olympus-orf');
     expect(await dimensions(full)).toEqual({ width: 1200, height: 800, format: 'jpeg' });
     expect(await sides(full)).toMatchObject({ top: 'red', bottom: 'blue', left: 'green' });
+  });
+
+  it('shows an ORF by the large preview in its Olympus maker note, not the small IFD1 thumbnail', async () => {
+    const { thumbnail, full } = await shown('P1010002.ORF', makeOrf(preview, small, 3), 'image/x-olympus-orf');
+    expect(await dimensions(thumbnail)).toEqual({ width: 300, height: 200, format: 'webp' });
+    expect(await dimensions(full)).toEqual({ width: 1200, height: 800, format: 'jpeg' });
+    // Turned half way round: the top (red) at the bottom, the left band on the right.
+    expect(await sides(full)).toMatchObject({ top: 'blue', bottom: 'red', right: 'green' });
   });
 
   it("shows a RAF by the JPEG its header points at, upright by that JPEG's own EXIF", async () => {
