@@ -68,9 +68,10 @@ it.skipIf(testDialect() !== 'sqlite')(
       .execute();
     const file = (filename: string) => fileRow(ownerId, filename, { uploadedAt: now });
     const files = new FileRepository(db, 'sqlite');
-    // As a row was stored then, before files kept a CRC-32.
-    const { crc32, ...before } = file('Fizq');
-    expect(crc32).toBeNull();
+    // As a row was stored then, before files kept a CRC-32 or who stored their content.
+    const { crc32, createdAt, contentAuthorId, contentVia, ...before } = file('Fizq');
+    expect([crc32, contentVia]).toEqual([null, null]);
+    expect([createdAt, contentAuthorId]).toEqual([now, ownerId]);
     await db.insertInto('file').values(before).execute();
     await new FolderRepository(db, 'sqlite').insert({
       id: newId(),
