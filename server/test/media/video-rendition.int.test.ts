@@ -179,6 +179,22 @@ describe.skipIf(skipWithoutFfmpeg)('video renditions', () => {
     expect((await t.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
   });
 
+  it('refuses a video whose frames are too large to decode safely, before decoding any', async () => {
+    // 8200×8200: a few hundred KB of red that would decode to 100 MB per frame.
+    const bomb = await makeVideo(dir, 'bomb.mkv', [
+      ...['-i', 'color=c=red:s=8200x8200:d=0.04:r=25', '-frames:v', '1'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
+    ]);
+    const file = await upload(alice, 'bomb.mkv', bomb);
+    await t.app.background.drainJobs();
+    expect(await renditionRow(file._id)).toMatchObject({
+      status: 'failed',
+      blobKey: null,
+      error: "The video's frames are too large (8200×8200)",
+    });
+    expect(await state(alice, file._id)).toBe('failed');
+  }, 120_000);
+
   it('is verified by nimbus check, carried by backups and counted in the admin overview', async () => {
     const file = await upload(alice, 'checked.mp4', hevc);
     await t.app.background.drainJobs();
