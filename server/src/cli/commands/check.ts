@@ -130,7 +130,7 @@ export function summarize(report: CheckReport): string {
   const { counts } = report;
   const lines = [
     `Nimbus integrity check: ${report.outcome}${report.resumedFrom ? ` (resumed in ${report.resumedFrom.phase}${report.resumedFrom.cursor ? ` after ${report.resumedFrom.cursor}` : ''})` : ''}`,
-    `  files verified: ${counts.files}, versions: ${counts.versions ?? 0}, thumbnails and previews: ${counts.thumbnails}, video renditions: ${counts.renditions ?? 0}, stored bytes read: ${formatBytes(counts.bytesVerified)}`,
+    `  files verified: ${counts.files}, versions: ${counts.versions ?? 0}, thumbnails and previews: ${counts.thumbnails}, video renditions: ${counts.renditions ?? 0}, motion photo clips: ${counts.motionClips ?? 0}, stored bytes read: ${formatBytes(counts.bytesVerified)}`,
     report.listedBlobs
       ? `  stored blobs listed: ${counts.blobsListed}${counts.foreignBlobs ? ` (${counts.foreignBlobs} outside Nimbus's namespaces, left alone)` : ''}`
       : '  this store cannot list its blobs: blobs without rows were not looked for',
