@@ -1,9 +1,10 @@
 import type { FileDto } from '@nimbus/common';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBackup } from '../../src/backup/index.js';
 import { createFolder, listFiles, upload } from '../helpers/drive.js';
 import { multipartBody } from '../helpers/multipart.js';
 import { TestBrowser } from '../helpers/test-browser.js';
@@ -219,7 +220,7 @@ describe.skipIf(skipWithoutFfmpeg)('Live Photos and motion photos', () => {
       expect((await alice.get(`/file-service/motion/${file._id}`)).rawPayload.equals(clip)).toBe(true);
     });
 
-    it('checks the clip with nimbus check, and releases it when the photo is replaced or deleted for good', async () => {
+    it('checks the clip with nimbus check, carries it in backups, and releases it when the photo is replaced or deleted for good', async () => {
       const clip = await clipMp4(dir);
       const file = await upload(alice, 'PXL_0003.MP.jpg', await motionPhoto(directoryXmp(clip.length), clip));
       await t.app.background.drainJobs();
@@ -228,6 +229,9 @@ describe.skipIf(skipWithoutFfmpeg)('Live Photos and motion photos', () => {
       const clean = await check(integrity, { graceMs: 0 });
       expect(clean.problems).toEqual([]);
       expect(clean.counts.motionClips).toBeGreaterThanOrEqual(1);
+      const backupDir = path.join(dir, 'backup');
+      await createBackup(t.config, backupDir, { includeMasterKey: true });
+      expect(await readFile(path.join(backupDir, 'blobs.ndjson'), 'utf8')).toContain(first);
       await flipByte(t, first);
       const damaged = await check(integrity, { graceMs: 0 });
       expect(damaged.problems.filter((p) => p.key === first).map((p) => p.role)).toEqual(['motion-clip']);
