@@ -40,13 +40,13 @@ export interface DecodedImage {
  * libheif applies the container's rotation and mirror (`irot`, `imir`), which are what orient a
  * HEIF image; its EXIF orientation only repeats them and must not be applied again.
  */
-export async function decodeHeif(data: Buffer): Promise<DecodedImage> {
+export async function decodeHeif(data: Buffer, timeoutMs = DECODE_TIMEOUT_MS): Promise<DecodedImage> {
   const task: HeifTask = { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), maxPixels: MAX_INPUT_PIXELS };
   let result: HeifResult;
   try {
-    result = await heifPool().run<HeifResult>(task, { timeoutMs: DECODE_TIMEOUT_MS });
+    result = await heifPool().run<HeifResult>(task, { timeoutMs });
   } catch (err) {
-    const reason = err instanceof WorkerTimeoutError ? `decoding took longer than ${DECODE_TIMEOUT_MS / 1000} s` : String(err);
+    const reason = err instanceof WorkerTimeoutError ? `decoding took longer than ${timeoutMs / 1000} s` : String(err);
     throw new MediaUnprocessableError(`Cannot read the image: ${reason}`, { cause: err });
   }
   if (!result.ok) throw new MediaUnprocessableError(`Cannot read the image: ${result.error}`);

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FileMediaRow } from '../../src/db/repositories/file-media.repository.js';
 import { up as upgrade } from '../../src/db/migrations/2026_12_07_1650_heic_raw_thumbnails.js';
-import { heifExif } from '../../src/media/heif.js';
+import { decodeHeif, heifExif } from '../../src/media/heif.js';
 import { analyzeImage } from '../../src/search/extract/photo.js';
 import { createFolder, upload } from '../helpers/drive.js';
 import { TestBrowser } from '../helpers/test-browser.js';
@@ -170,6 +170,13 @@ describe.skipIf(skipWithoutHeifEnc)('HEIC, HEIF and AVIF photos', () => {
     // Failed for good: no job left to retry them.
     expect(await t.app.database.db.selectFrom('job').selectAll().where('name', '=', 'file.thumbnail').execute()).toEqual([]);
     expect((await alice.get(`/file-service/download/${files[0]!._id}`)).rawPayload.equals(bomb)).toBe(true);
+  });
+
+  it('gives up a HEIC still decoding at its deadline, and the next one decodes on a fresh thread', async () => {
+    const large = heifEnc([await upright(3000, 2000).png().toBuffer()]);
+    await expect(decodeHeif(large, 1)).rejects.toThrow(/took longer than/);
+    const { width, height } = await decodeHeif(heifEnc([png]));
+    expect({ width, height }).toEqual({ width: 640, height: 480 });
   });
 
   it("a share link's visitor sees the HEIC's thumbnail and its JPEG preview", async () => {
