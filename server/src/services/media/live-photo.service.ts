@@ -39,6 +39,8 @@ type Outcome =
   | { status: 'ready' | 'none'; contentId: string | null; clip: { bytes: Buffer } | null }
   | { status: 'skipped' | 'failed'; contentId: string | null; error: string };
 
+export type { PhotoMotionLink } from '../../db/repositories/live-photo.repository.js';
+
 /** Reads photos' metadata on other threads (see live-photo.worker.ts). */
 export type PhotoMotionReader = Pick<WorkerPool, 'run' | 'close'>;
 

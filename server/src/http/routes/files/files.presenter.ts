@@ -1,6 +1,6 @@
 import type { FileDto, SharedAccessDto } from '@nimbus/common';
-import type { PhotoMotionLink } from '../../../db/repositories/live-photo.repository.js';
 import type { ShownFile } from '../../../services/drive/file.service.js';
+import type { PhotoMotionLink } from '../../../services/media/live-photo.service.js';
 
 /** A file as the owner sees it, with the field names of the myDrive API (docs/architecture.md). */
 export function presentFile(row: ShownFile): FileDto {
