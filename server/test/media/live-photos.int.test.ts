@@ -137,6 +137,21 @@ describe.skipIf(skipWithoutFfmpeg)('Live Photos and motion photos', () => {
       expect(await inGallery(alice, again._id)).toBeDefined();
     });
 
+    it('pairs a still restored from the trash with the MOV that came while it was there', async () => {
+      const id = randomUUID();
+      const still = await upload(alice, 'IMG_0008.JPG', await liveStill(id));
+      await t.app.background.drainJobs();
+      expect((await alice.patch('/file-service/trash', { id: still._id })).statusCode).toBe(200);
+      const mov = await upload(alice, 'IMG_0008.MOV', await liveMov(dir, id));
+      await t.app.background.drainJobs();
+      expect(await pairOf(still._id)).toBeUndefined();
+      expect(await inGallery(alice, mov._id)).toBeDefined();
+      expect((await alice.patch('/file-service/restore', { id: still._id })).statusCode).toBe(200);
+      await t.app.background.drainJobs();
+      expect(await pairOf(still._id)).toMatchObject({ videoFileId: mov._id });
+      expect(await inGallery(alice, mov._id)).toBeUndefined();
+    });
+
     it('reads and pairs the photos and videos stored before pairing existed', async () => {
       const id = randomUUID();
       const still = await upload(alice, 'IMG_0007.JPG', await liveStill(id));

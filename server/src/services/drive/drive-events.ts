@@ -52,6 +52,10 @@ export class DriveEvents {
   /** A rename, a move or a restore; the folder it left describes its contents, so it follows. */
   async fileChanged(db: Db, file: FileRef, previousFolderId: string | null): Promise<void> {
     await this.index.fileChanged(file.id, db, file.ownerId);
+    // A still or MOV back from the trash may pair with its half that came meanwhile (the job reads nothing again).
+    if (file.mediaKind !== null) {
+      await this.queue.enqueue(JOB.fileMotion, { fileId: file.id }, { dedupeKey: `${JOB.fileMotion}:${file.id}`, lane: file.ownerId }, db);
+    }
     if (previousFolderId !== file.folderId) await this.index.folderChanged(previousFolderId, false, db, file.ownerId);
   }
 
