@@ -72,7 +72,7 @@ it.skipIf(testDialect() !== 'sqlite')(
     const { crc32, createdAt, contentAuthorId, contentVia, ...before } = file('Fizq');
     expect([crc32, contentVia]).toEqual([null, null]);
     expect([createdAt, contentAuthorId]).toEqual([now, ownerId]);
-    await db.insertInto('file').values(before).execute();
+    await (db as unknown as Kysely<Record<'file', Record<string, unknown>>>).insertInto('file').values(before).execute();
     await new FolderRepository(db, 'sqlite').insert({
       id: newId(),
       ownerId,
