@@ -1,31 +1,15 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDavApp, type DavAccount, type DavHarness } from './dav-support.js';
+import { rcloneAs, runTool, startDavApp, type DavAccount, type DavHarness } from './dav-support.js';
 
 /** In CI the real clients must run; elsewhere a machine without them skips these tests. */
 const required = process.env.CI === 'true';
 const hasLitmus = existsSync('/usr/bin/litmus');
 const hasRclone = existsSync('/usr/bin/rclone');
-
-function run(
-  command: string,
-  args: string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
-): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env } });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
-  });
-}
 
 async function tree(root: string, dir = ''): Promise<Record<string, string>> {
   const entries: Record<string, string> = {};
@@ -59,7 +43,7 @@ describe('real WebDAV clients', () => {
 
   it.skipIf(!hasLitmus && !required)('litmus passes every test of basic, copymove, props, locks and http', async () => {
     expect((await me.dav.request('MKCOL', '/dav/litmus/')).status).toBe(201);
-    const { code, output } = await run('litmus', ['-k', `${h.origin}/dav/litmus/`, me.email, me.appPassword], { cwd: work });
+    const { code, output } = await runTool('litmus', ['-k', `${h.origin}/dav/litmus/`, me.email, me.appPassword], { cwd: work });
     const summaries = output.split('\n').filter((line) => line.startsWith('<- summary'));
     expect(summaries, output).toEqual([
       "<- summary for `basic': of 16 tests run: 16 passed, 0 failed. 100.0%",
@@ -84,19 +68,7 @@ describe('real WebDAV clients', () => {
     await writeFile(path.join(src, 'zero.txt'), '');
     await writeFile(path.join(src, 'gone-later.txt'), 'delete me on sync');
 
-    const env = {
-      RCLONE_CONFIG: path.join(work, 'rclone.conf'),
-      RCLONE_CONFIG_NIMBUS_TYPE: 'webdav',
-      RCLONE_CONFIG_NIMBUS_URL: `${h.origin}/dav/`,
-      RCLONE_CONFIG_NIMBUS_VENDOR: 'other',
-      RCLONE_CONFIG_NIMBUS_USER: me.email,
-      RCLONE_CONFIG_NIMBUS_PASS: (await run('rclone', ['obscure', me.appPassword])).output.trim(),
-    };
-    const rclone = async (...args: string[]) => {
-      const result = await run('rclone', args, { env });
-      expect(result.code, result.output).toBe(0);
-      return result.output;
-    };
+    const rclone = await rcloneAs(h.origin, me, work);
     await rclone('copy', src, 'nimbus:backup', '--create-empty-src-dirs');
     expect(await rclone('check', src, 'nimbus:backup', '--download')).toContain('0 differences found');
 

@@ -1,6 +1,9 @@
 import type { CreatedAppPasswordDto } from '@nimbus/common';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { expect } from 'vitest';
 import type { Config } from '../../src/config.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { TestBrowser } from '../helpers/test-browser.js';
@@ -100,5 +103,41 @@ export async function startDavApp(overrides: Partial<Config> = {}): Promise<DavH
       const appPassword = created.json<CreatedAppPasswordDto>().password;
       return { browser, id, email, password, appPassword, dav: DavClient.basic(origin, email, appPassword) };
     },
+  };
+}
+
+/** Runs a real client (litmus, rclone) to its end, its stdout and stderr together. */
+export function runTool(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+/**
+ * rclone with a remote `nimbus:` on the server's WebDAV as `account` (its config kept in `work`):
+ * each call must succeed, and answers rclone's output.
+ */
+export async function rcloneAs(origin: string, account: { email: string; appPassword: string }, work: string) {
+  const env = {
+    RCLONE_CONFIG: path.join(work, 'rclone.conf'),
+    RCLONE_CONFIG_NIMBUS_TYPE: 'webdav',
+    RCLONE_CONFIG_NIMBUS_URL: `${origin}/dav/`,
+    RCLONE_CONFIG_NIMBUS_VENDOR: 'other',
+    RCLONE_CONFIG_NIMBUS_USER: account.email,
+    RCLONE_CONFIG_NIMBUS_PASS: (await runTool('rclone', ['obscure', account.appPassword])).output.trim(),
+  };
+  return async (...args: string[]): Promise<string> => {
+    const result = await runTool('rclone', args, { env });
+    expect(result.code, result.output).toBe(0);
+    return result.output;
   };
 }

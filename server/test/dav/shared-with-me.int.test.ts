@@ -1,5 +1,4 @@
 import type { FileDto, FolderDto, ItemShareDto } from '@nimbus/common';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -7,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFolder, listFiles, listFolders, upload } from '../helpers/drive.js';
 import { share } from '../item-shares/helpers.js';
-import { LOCK_BODY, hrefs, startDavApp, type DavAccount, type DavHarness } from './dav-support.js';
+import { rcloneAs, LOCK_BODY, hrefs, startDavApp, type DavAccount, type DavHarness } from './dav-support.js';
 
 const SHARED = '/dav/Shared%20with%20me';
 const QUOTA_PROPS = '<D:propfind xmlns:D="DAV:"><D:prop><D:quota-used-bytes/><D:quota-available-bytes/></D:prop></D:propfind>';
@@ -16,17 +15,6 @@ const hasRclone = existsSync('/usr/bin/rclone');
 
 function usedBytes(xml: string): number {
   return Number(/<D:quota-used-bytes>(\d+)<\/D:quota-used-bytes>/.exec(xml)?.[1]);
-}
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env } });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
-  });
 }
 
 describe('WebDAV: Shared with me', () => {
@@ -377,19 +365,7 @@ describe('WebDAV: Shared with me', () => {
     const work = await mkdtemp(path.join(os.tmpdir(), 'nimbus-dav-shared-'));
     try {
       await writeFile(path.join(work, 'report.txt'), 'quarterly numbers');
-      const env = {
-        RCLONE_CONFIG: path.join(work, 'rclone.conf'),
-        RCLONE_CONFIG_NIMBUS_TYPE: 'webdav',
-        RCLONE_CONFIG_NIMBUS_URL: `${h.origin}/dav/`,
-        RCLONE_CONFIG_NIMBUS_VENDOR: 'other',
-        RCLONE_CONFIG_NIMBUS_USER: writer.email,
-        RCLONE_CONFIG_NIMBUS_PASS: (await run('rclone', ['obscure', writer.appPassword], {})).output.trim(),
-      };
-      const rclone = async (...args: string[]) => {
-        const result = await run('rclone', args, env);
-        expect(result.code, result.output).toBe(0);
-        return result.output;
-      };
+      const rclone = await rcloneAs(h.origin, writer, work);
       expect((await rclone('lsf', 'nimbus:')).split('\n')).toContain('Shared with me/');
       expect((await rclone('lsf', 'nimbus:Shared with me/Drop')).split('\n')).toContain('readme.txt');
       await rclone('copy', path.join(work, 'report.txt'), 'nimbus:Shared with me/Drop/reports');

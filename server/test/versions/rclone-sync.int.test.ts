@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
@@ -7,23 +6,12 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBlobStore, createEncryptedStore } from '../../src/storage/create-stores.js';
-import { startDavApp, type DavAccount, type DavHarness } from '../dav/dav-support.js';
+import { rcloneAs, startDavApp, type DavAccount, type DavHarness } from '../dav/dav-support.js';
 
 /** In CI the real client must run; elsewhere a machine without it skips this test. */
 const required = process.env.CI === 'true';
 const hasRclone = existsSync('/usr/bin/rclone');
 const FILES = 30;
-
-function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env } });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
-  });
-}
 
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 async function sha256Of(stream: Readable): Promise<string> {
@@ -55,19 +43,7 @@ describe('an rclone sync that overwrites files', () => {
     async () => {
       const src = path.join(work, 'src');
       await mkdir(path.join(src, 'docs'), { recursive: true });
-      const env = {
-        RCLONE_CONFIG: path.join(work, 'rclone.conf'),
-        RCLONE_CONFIG_NIMBUS_TYPE: 'webdav',
-        RCLONE_CONFIG_NIMBUS_URL: `${h.origin}/dav/`,
-        RCLONE_CONFIG_NIMBUS_VENDOR: 'other',
-        RCLONE_CONFIG_NIMBUS_USER: me.email,
-        RCLONE_CONFIG_NIMBUS_PASS: (await run('rclone', ['obscure', me.appPassword], {})).output.trim(),
-      };
-      const rclone = async (...args: string[]) => {
-        const result = await run('rclone', args, env);
-        expect(result.code, result.output).toBe(0);
-        return result.output;
-      };
+      const rclone = await rcloneAs(h.origin, me, work);
       const nameOf = (i: number) => path.join('docs', `file-${String(i).padStart(2, '0')}.txt`);
       const writeRound = async (round: number) => {
         // Each round's files are a day newer than the last round's: a sync always sees them as changed.
