@@ -112,18 +112,20 @@ export class FileVersionRepository {
       .execute();
   }
 
-  /** Files that have versions stored before `before` (what the thinning job walks), after `afterFileId`, in id order. */
-  async filesWithVersionsBefore(before: number, afterFileId: string | null, limit: number): Promise<string[]> {
-    const rows = await this.db
+  /**
+   * Files that have versions stored before `before` (what the thinning job walks), with their
+   * owners, after `afterFileId`, in id order.
+   */
+  filesWithVersionsBefore(before: number, afterFileId: string | null, limit: number): Promise<{ fileId: string; ownerId: string }[]> {
+    return this.db
       .selectFrom('fileVersion')
-      .select('fileId')
+      .select(['fileId', 'ownerId'])
       .distinct()
       .where('uploadedAt', '<', before)
       .$if(afterFileId !== null, (q) => q.where('fileId', '>', afterFileId!))
       .orderBy('fileId')
       .limit(limit)
       .execute();
-    return rows.map((r) => r.fileId);
   }
 
   /** The e-mails of the accounts that stored versions; an account deleted (or being deleted) is left out. */

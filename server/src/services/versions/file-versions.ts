@@ -4,7 +4,7 @@ import type { FileVersionRow } from '../../db/repositories/file-version.reposito
 import { DEFAULT_VERSIONS, type VersionsConfig } from '../../config.js';
 import { mediaKindOf } from '../../media/mime.js';
 import { newId } from '../../security/ids.js';
-import { versionsToThin } from './retention.js';
+import { versionsToThin, type TimedVersion } from './retention.js';
 
 /** Who stores a content: the account (owner or editor) and the app password it came through. */
 export interface ContentAuthor {
@@ -46,7 +46,8 @@ export class FileVersions {
    * restored (see RestoreAsOfService).
    */
   async swapContent(r: DriveRepositories, file: FileRow, next: Content, author: ContentAuthor, now: number): Promise<SwapResult> {
-    const restored = (await r.versions.listForFile(file.id)).find((v) => v.storageKey === next.storageKey);
+    const kept = await r.versions.listForFile(file.id);
+    const restored = kept.find((v) => v.storageKey === next.storageKey);
     if (restored) {
       await r.versions.insertPeriod({
         id: newId(),
@@ -79,14 +80,19 @@ export class FileVersions {
       released.push(file.storageKey);
       return { file: updated, released };
     }
-    await r.versions.insert(versionOf(file, now));
-    released.push(...(await this.applyFileCap(r, file.id, now)));
+    const replaced = versionOf(file, now);
+    await r.versions.insert(replaced);
+    const versions = [replaced, ...kept.filter((v) => v !== restored)];
+    released.push(...(await this.applyFileCap(r, file.id, now, versions)));
     return { file: updated, released };
   }
 
-  /** Retention for one file at `now`: the time rules and the per-file cap. Answers released blob keys. */
-  async applyFileCap(r: DriveRepositories, fileId: string, now: number): Promise<string[]> {
-    const versions = await r.versions.listForFile(fileId);
+  /**
+   * Retention for one file at `now`: the time rules and the per-file cap. Answers released blob
+   * keys. `versions`: the file's versions when the caller has just read them.
+   */
+  async applyFileCap(r: DriveRepositories, fileId: string, now: number, versions?: readonly TimedVersion[]): Promise<string[]> {
+    versions ??= await r.versions.listForFile(fileId);
     const gone = versionsToThin(versions, now, this.config.maxPerFile);
     return gone.length === 0 ? [] : r.versions.delete(gone);
   }

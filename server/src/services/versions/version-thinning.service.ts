@@ -37,23 +37,20 @@ export class VersionThinning {
     const outcome: ThinningOutcome = { files: 0, released: 0 };
     let after: string | null = null;
     for (;;) {
-      const fileIds = await this.uow.repos.versions.filesWithVersionsBefore(now - RETENTION.keepAllMs, after, BATCH);
-      if (fileIds.length === 0) break;
-      after = fileIds[fileIds.length - 1]!;
-      outcome.files += fileIds.length;
-      outcome.released += await this.thinBatch(fileIds, now);
-      if (fileIds.length < BATCH) break;
+      const files = await this.uow.repos.versions.filesWithVersionsBefore(now - RETENTION.keepAllMs, after, BATCH);
+      if (files.length === 0) break;
+      after = files[files.length - 1]!.fileId;
+      outcome.files += files.length;
+      outcome.released += await this.thinBatch(files, now);
+      if (files.length < BATCH) break;
     }
     if (outcome.released > 0) this.events.committed();
     return outcome;
   }
 
-  private async thinBatch(fileIds: string[], now: number): Promise<number> {
+  private async thinBatch(files: { fileId: string; ownerId: string }[], now: number): Promise<number> {
     const byOwner = new Map<string, string[]>();
-    for (const fileId of fileIds) {
-      const ownerId = (await this.uow.repos.versions.listForFile(fileId))[0]?.ownerId;
-      if (ownerId !== undefined) (byOwner.get(ownerId) ?? byOwner.set(ownerId, []).get(ownerId)!).push(fileId);
-    }
+    for (const { fileId, ownerId } of files) (byOwner.get(ownerId) ?? byOwner.set(ownerId, []).get(ownerId)!).push(fileId);
     return this.uow.run(async (r) => {
       let released = 0;
       // Owners in one order in every run: two runs at once never wait on each other crosswise.
