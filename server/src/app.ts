@@ -45,6 +45,7 @@ import { UnitOfWork } from './db/unit-of-work.js';
 import { JOB } from './jobs/job-names.js';
 import { JobQueue } from './jobs/queue.js';
 import { JobWorker } from './jobs/worker.js';
+import { DriveEvents } from './services/drive/drive-events.js';
 import { FileService } from './services/drive/file.service.js';
 import { FolderService } from './services/drive/folder.service.js';
 import { MoveService } from './services/drive/move.service.js';
@@ -75,7 +76,6 @@ import { LivePhotoRepository } from './db/repositories/live-photo.repository.js'
 import { handleThumbnail } from './jobs/handlers/thumbnail.job.js';
 import { handleVideoProbe, handleVideoRendition } from './jobs/handlers/video-rendition.job.js';
 import { RenditionService } from './services/media/rendition.service.js';
-import { DriveEventsWithRenditions, requestVideoProbe } from './services/media/rendition-events.js';
 import { handleLivePhoto, handleLivePhotoBackfill } from './jobs/handlers/live-photo.job.js';
 import { handleThumbnailBackfill } from './jobs/handlers/thumbnail-backfill.job.js';
 import { mediaRoutes } from './http/routes/media/media.routes.js';
@@ -312,7 +312,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const searchConfig = config.search;
   const indexRequests = new IndexRequests(queue, clock, searchConfig.enabled);
   const video = config.video ?? DEFAULT_VIDEO;
-  const events = new DriveEventsWithRenditions(queue, indexRequests, () => worker.notify(), video.transcode);
+  const events = new DriveEvents(queue, indexRequests, () => worker.notify(), { videoRenditions: video.transcode });
   const folders = new FolderService(uow, events, clock);
   const files = new FileService(uow, folders, events, clock);
   const trash = new TrashService(uow, queue, events, clock);
@@ -360,7 +360,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     repo: renditionRepo,
     enabled: video.transcode,
     requestProbe: async (file) => {
-      await requestVideoProbe(queue, database.db, file);
+      await events.videoStored(database.db, file);
       worker.notify();
     },
   });

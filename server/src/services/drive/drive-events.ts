@@ -21,16 +21,23 @@ interface FolderRef {
 }
 
 /**
- * The background work a drive change needs (thumbnails, AI-search indexing), enqueued with the
- * transaction `db` that commits the change: a committed change always has its jobs. `committed()`
- * wakes the worker once the transaction is over.
+ * The background work a drive change needs (thumbnails, Live Photo pairing, a video's playability
+ * probe, AI-search indexing), enqueued with the transaction `db` that commits the change: a
+ * committed change always has its jobs. `committed()` wakes the worker once the transaction is over.
  */
 export class DriveEvents {
   constructor(
     private readonly queue: JobQueue,
     private readonly index: IndexRequests,
     private readonly wake: () => void = () => {},
+    /** Whether stored videos are probed for a playable rendition (`VIDEO_TRANSCODE`). */
+    private readonly options: { videoRenditions?: boolean } = {},
   ) {}
+
+  /** Enqueues the probe of a video's playability (see RenditionService). */
+  async videoStored(db: Db, file: { id: string; ownerId: string }): Promise<void> {
+    await this.queue.enqueue(JOB.videoProbe, { fileId: file.id }, { dedupeKey: `${JOB.videoProbe}:${file.id}`, lane: file.ownerId }, db);
+  }
 
   async fileStored(db: Db, file: FileRef): Promise<void> {
     // PDFs and audio are no media kind of the gallery, yet their first page or cover is their thumbnail.
@@ -46,6 +53,7 @@ export class DriveEvents {
     if (file.mediaKind !== null) {
       await this.queue.enqueue(JOB.fileMotion, { fileId: file.id }, { dedupeKey: `${JOB.fileMotion}:${file.id}`, lane: file.ownerId }, db);
     }
+    if (this.options.videoRenditions && file.mediaKind === 'video') await this.videoStored(db, file);
     await this.index.fileChanged(file.id, db, file.ownerId);
   }
 
