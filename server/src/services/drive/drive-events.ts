@@ -34,6 +34,10 @@ export class DriveEvents {
     private readonly options: { videoRenditions?: boolean } = {},
   ) {}
 
+  private async motionJob(db: Db, file: FileRef): Promise<void> {
+    await this.queue.enqueue(JOB.fileMotion, { fileId: file.id }, { dedupeKey: `${JOB.fileMotion}:${file.id}`, lane: file.ownerId }, db);
+  }
+
   /** Enqueues the probe of a video's playability (see RenditionService). */
   async videoStored(db: Db, file: { id: string; ownerId: string }): Promise<void> {
     await this.queue.enqueue(JOB.videoProbe, { fileId: file.id }, { dedupeKey: `${JOB.videoProbe}:${file.id}`, lane: file.ownerId }, db);
@@ -50,9 +54,7 @@ export class DriveEvents {
       );
     }
     // Live Photo identifiers and motion-photo clips (the job passes over other types at once).
-    if (file.mediaKind !== null) {
-      await this.queue.enqueue(JOB.fileMotion, { fileId: file.id }, { dedupeKey: `${JOB.fileMotion}:${file.id}`, lane: file.ownerId }, db);
-    }
+    if (file.mediaKind !== null) await this.motionJob(db, file);
     if (this.options.videoRenditions && file.mediaKind === 'video') await this.videoStored(db, file);
     await this.index.fileChanged(file.id, db, file.ownerId);
   }
@@ -61,9 +63,7 @@ export class DriveEvents {
   async fileChanged(db: Db, file: FileRef, previousFolderId: string | null): Promise<void> {
     await this.index.fileChanged(file.id, db, file.ownerId);
     // A still or MOV back from the trash may pair with its half that came meanwhile (the job reads nothing again).
-    if (file.mediaKind !== null) {
-      await this.queue.enqueue(JOB.fileMotion, { fileId: file.id }, { dedupeKey: `${JOB.fileMotion}:${file.id}`, lane: file.ownerId }, db);
-    }
+    if (file.mediaKind !== null) await this.motionJob(db, file);
     if (previousFolderId !== file.folderId) await this.index.folderChanged(previousFolderId, false, db, file.ownerId);
   }
 
