@@ -21,6 +21,8 @@ import type { IndexRequests } from './index-requests.js';
 import { SearchIndexer } from './indexer.js';
 import { VectorIndex } from './rank/vector-index.js';
 import { SemanticSearchService } from './search.service.js';
+import type { PeopleMatcher } from './people-match.js';
+import type { SmartModelSource } from '../model-store/model-status.js';
 
 export type SearchJobName = 'search.index-file' | 'search.index-folder' | 'search.backfill';
 
@@ -46,6 +48,10 @@ export interface SearchDeps {
   requests: IndexRequests;
   /** Compute threads for indexing; one core is left to requests and queries. */
   indexThreads?: number;
+  /** Named people, for questions that name someone; absent: names match only as words. */
+  people?: PeopleMatcher;
+  /** The image–text model's files (model-store/); absent or not ready: the bundled pipeline alone. */
+  model?: SmartModelSource;
 }
 
 /** AI search: indexing jobs, providers and the query service, wired from the configuration. */
