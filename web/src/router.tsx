@@ -32,6 +32,8 @@ export const routes: RouteObject[] = [
               { path: 'search-trash/:query', lazy: () => import('./routes/search-trash.$query') },
               { path: 'media', lazy: () => import('./routes/media') },
               { path: 'search-media/:query', lazy: () => import('./routes/search-media.$query') },
+              { path: 'people', lazy: () => import('./routes/people') },
+              { path: 'people/:personId', lazy: () => import('./routes/people.$personId') },
               { path: 'shared', lazy: () => import('./routes/shared') },
               { path: 'shared-with-me', lazy: () => import('./routes/shared-with-me') },
             ],

@@ -91,6 +91,7 @@ export const http = {
   delete: <T = unknown>(url: string, options?: RequestOptions) => call<T>('DELETE', url, undefined, options),
   post: <T = unknown>(url: string, data?: unknown, options?: RequestOptions) => call<T>('POST', url, data, options),
   patch: <T = unknown>(url: string, data?: unknown, options?: RequestOptions) => call<T>('PATCH', url, data, options),
+  put: <T = unknown>(url: string, data?: unknown, options?: RequestOptions) => call<T>('PUT', url, data, options),
 };
 
 /** Rotates the session cookies; one refresh at a time per browser. */

@@ -80,3 +80,13 @@ export const itemShareKeys = {
   forItem: (itemType: 'file' | 'folder', itemId: string) => [...itemShareKeys.all, 'item', itemType, itemId] as const,
   sharedWithMe: () => [...itemShareKeys.all, 'shared-with-me'] as const,
 };
+
+/** People in photos: the setting, the people, one person and their faces. Their photos are file lists (`fileKeys.list`). */
+export const peopleKeys = {
+  all: ['people'] as const,
+  settings: () => [...peopleKeys.all, 'settings'] as const,
+  /** The visible people, or the hidden ones. */
+  list: (hidden: boolean) => [...peopleKeys.all, 'list', { hidden }] as const,
+  person: (id: string) => [...peopleKeys.all, 'person', id] as const,
+  faces: (id: string) => [...peopleKeys.all, 'faces', id] as const,
+};

@@ -2,7 +2,9 @@ export type Section = 'home' | 'media' | 'trash';
 
 /** Which part of the drive a path belongs to, for search and highlighting. */
 export function sectionOf(pathname: string): Section {
-  if (pathname === '/media' || pathname.startsWith('/search-media/')) return 'media';
+  if (pathname === '/media' || pathname.startsWith('/search-media/') || pathname === '/people' || pathname.startsWith('/people/')) {
+    return 'media';
+  }
   if (pathname === '/trash' || pathname.startsWith('/folder-trash/') || pathname.startsWith('/search-trash/')) return 'trash';
   return 'home';
 }

@@ -1,5 +1,7 @@
 import type { MediaFilter } from '@nimbus/common';
+import { Link } from 'react-router';
 import { ArrowDownwardIcon, ArrowUpwardIcon } from '../../components/file-icons';
+import { PeopleIcon } from '../../components/icons';
 
 const FILTERS: { value: MediaFilter; label: string }[] = [
   { value: 'all', label: 'All' },
@@ -14,10 +16,17 @@ interface MediaToolbarProps {
   onToggleOrder: () => void;
 }
 
-/** The All/Photos/Videos filter and the sort-direction arrow. */
+/** The way to People, the All/Photos/Videos filter and the sort-direction arrow. */
 export function MediaToolbar({ filter, ascending, onFilter, onToggleOrder }: MediaToolbarProps) {
   return (
-    <div className="flex items-center gap-2">
+    <div className="flex flex-wrap items-center gap-2">
+      <Link
+        to="/people"
+        className="flex h-9 items-center gap-1.5 rounded-full border border-gray-300 px-3.5 text-sm font-medium text-ink hover:bg-black/5"
+      >
+        <PeopleIcon className="size-5 text-muted" />
+        People
+      </Link>
       <div role="group" aria-label="Media filter" className="flex rounded-full border border-gray-300 p-0.5">
         {FILTERS.map(({ value, label }) => (
           <button

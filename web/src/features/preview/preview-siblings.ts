@@ -9,11 +9,12 @@ export const hasPreview = (file: FileDto) => file.metadata.hasThumbnail || file.
 const isFile = (value: unknown): value is FileDto =>
   typeof value === 'object' && value !== null && typeof (value as FileDto)._id === 'string' && 'metadata' in value;
 
-/** The files of a cached list, whether it is one array or an infinite query's pages of arrays. */
+/** The files of a cached list: one array, a page `{ files }`, or an infinite query's pages of either. */
 function filesOf(data: unknown): FileDto[] {
   if (Array.isArray(data)) return data.filter(isFile);
-  const pages = (data as { pages?: unknown } | undefined)?.pages;
+  const { pages, files } = (data ?? {}) as { pages?: unknown; files?: unknown };
   if (Array.isArray(pages)) return pages.flatMap(filesOf);
+  if (Array.isArray(files)) return files.filter(isFile);
   return [];
 }
 

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useLocation } from 'react-router';
+import { PeopleSettingsSection } from '../people/PeopleSettingsSection';
 import { Header } from '../layout/Header';
 import { AccountSection } from './AccountSection';
 import { AppPasswordsSection } from './AppPasswordsSection';
@@ -14,6 +16,7 @@ const TITLES: Record<SettingsTab, string> = {
   account: 'Account',
   general: 'General',
   storage: 'Storage',
+  people: 'People in photos',
   'app-passwords': 'App passwords',
   security: 'Security',
   passkeys: 'Passkeys',
@@ -21,8 +24,15 @@ const TITLES: Record<SettingsTab, string> = {
   activity: 'Recent activity',
 };
 
+/** A link may open settings at one section, e.g. `<Link to="/settings" state={{ tab: 'people' }}>`. */
+function useInitialTab(): SettingsTab {
+  const state: unknown = useLocation().state;
+  const tab = (state as { tab?: unknown } | null)?.tab;
+  return typeof tab === 'string' && Object.hasOwn(TITLES, tab) ? (tab as SettingsTab) : 'account';
+}
+
 export function SettingsPage() {
-  const [tab, setTab] = useState<SettingsTab>('account');
+  const [tab, setTab] = useState<SettingsTab>(useInitialTab());
   return (
     <div className="flex h-dvh flex-col bg-surface">
       <Header showMenuToggle={false} />
@@ -34,6 +44,7 @@ export function SettingsPage() {
             {tab === 'account' && <AccountSection />}
             {tab === 'general' && <GeneralSection />}
             {tab === 'storage' && <StorageSection />}
+            {tab === 'people' && <PeopleSettingsSection />}
             {tab === 'app-passwords' && <AppPasswordsSection />}
             {tab === 'security' && <SecuritySection />}
             {tab === 'passkeys' && <PasskeysSection />}

@@ -1,15 +1,16 @@
 import { SectionSidebar } from '../../components/SectionSidebar';
-import { HistoryIcon, KeyIcon, PersonIcon, StorageIcon, TuneIcon } from '../../components/icons';
+import { HistoryIcon, KeyIcon, PeopleIcon, PersonIcon, StorageIcon, TuneIcon } from '../../components/icons';
 import { DevicesIcon } from './DevicesSection';
 import { PasskeyIcon } from './PasskeysSection';
 import { SecurityIcon } from './SecuritySection';
 
-export type SettingsTab = 'account' | 'general' | 'storage' | 'app-passwords' | 'security' | 'passkeys' | 'devices' | 'activity';
+export type SettingsTab = 'account' | 'general' | 'storage' | 'people' | 'app-passwords' | 'security' | 'passkeys' | 'devices' | 'activity';
 
 const TABS = [
   { id: 'account', label: 'Account', icon: PersonIcon },
   { id: 'general', label: 'General', icon: TuneIcon },
   { id: 'storage', label: 'Storage', icon: StorageIcon },
+  { id: 'people', label: 'People in photos', icon: PeopleIcon },
   { id: 'app-passwords', label: 'App passwords', icon: KeyIcon },
   { id: 'security', label: 'Security', icon: SecurityIcon },
   { id: 'passkeys', label: 'Passkeys', icon: PasskeyIcon },
@@ -22,7 +23,7 @@ interface SettingsSidebarProps {
   onSelect: (tab: SettingsTab) => void;
 }
 
-/** HOME link plus the Account, General, Storage, App passwords, Security, Passkeys, Devices and Recent activity sections. */
+/** HOME link plus the Account, General, Storage, People in photos, App passwords, Security, Passkeys, Devices and Recent activity sections. */
 export function SettingsSidebar({ tab, onSelect }: SettingsSidebarProps) {
   return <SectionSidebar label="Settings" sections={TABS} current={tab} onSelect={onSelect} />;
 }

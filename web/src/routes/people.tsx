@@ -1,0 +1,5 @@
+import { PeoplePage } from '../features/people/PeoplePage';
+
+export function Component() {
+  return <PeoplePage />;
+}
