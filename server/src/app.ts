@@ -71,6 +71,7 @@ import { SessionService } from './services/accounts/session.service.js';
 import { searchRoutes } from './http/routes/search/search.routes.js';
 import { createSearch } from './search/search-module.js';
 import { IndexRequests } from './search/index-requests.js';
+import { createModelStore } from './model-store/model-store.js';
 import { FileMediaRepository, FileRenditionRepository } from './db/repositories/file-media.repository.js';
 import { LivePhotoRepository } from './db/repositories/live-photo.repository.js';
 import { handleThumbnail } from './jobs/handlers/thumbnail.job.js';
@@ -384,6 +385,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const accountDeletion = new AccountDeletionService(new AccountDeletionRepository(database.db), trash, tus, queue);
   const streamTokens = new StreamTokenService(config.secrets.secretKey, new SessionRepository(database.db), clock);
 
+  // Fetched in the background on first start: until it is ready, search runs on the bundled pipeline.
+  const smartModel = createModelStore(searchConfig.smartModel, app.log);
+  app.addHook('onClose', () => smartModel.close());
+  if (searchConfig.enabled) void smartModel.ensure();
   const search = createSearch(searchConfig, {
     db: database.db,
     dialect: database.dialect,
@@ -392,6 +397,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     clock,
     log: app.log,
     requests: indexRequests,
+    model: smartModel,
   });
 
   const worker = new JobWorker(
@@ -499,7 +505,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
 
   healthRoutes(app);
   healthDetailsRoutes(app, {
-    details: new HealthDetailsService(integrity.repo, blobStore, integrity.scrub, clock),
+    details: new HealthDetailsService(integrity.repo, blobStore, integrity.scrub, clock, smartModel),
     token: config.integrity?.healthToken ?? null,
   });
   userRoutes(app, { accounts, sessions, signups, answers, requireAuth, secureCookies: config.http.secureCookies });
@@ -608,6 +614,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       scrub: integrity.scrub,
       storageDir: config.storage.driver === 'fs' ? config.storage.root : null,
       version: serverVersion(),
+      model: smartModel,
       clock,
     }),
     requireAuth,

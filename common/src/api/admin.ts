@@ -105,7 +105,21 @@ export interface AdminOverviewDto {
   jobs: { queued: number; running: number; failed: number };
   /** The integrity scrub: null when it is off. */
   scrub: { phase: string; updatedAt: string } | null;
+  /** The image–text model of AI search, fetched on first use; until it is ready search uses the bundled pipeline. */
+  model: AdminModelStatusDto;
   version: string;
+}
+
+export const MODEL_STATES = ['off', 'missing', 'downloading', 'ready', 'failed'] as const;
+
+export interface AdminModelStatusDto {
+  /** Such as `Xenova/clip-vit-base-patch32`; null when turned off (SMART_SEARCH_MODEL=off). */
+  name: string | null;
+  state: (typeof MODEL_STATES)[number];
+  bytesDone: number;
+  bytesTotal: number;
+  /** Why the last download or check failed. */
+  error: string | null;
 }
 
 /** A password reset an administrator started: the link too when no e-mail could carry it. */

@@ -3,6 +3,7 @@ import { statfs } from 'node:fs/promises';
 import type { AdminOverviewRepository } from '../../db/repositories/admin-overview.repository.js';
 import type { JobStatsRepository } from '../../db/repositories/job-stats.repository.js';
 import type { IntegrityScrub } from '../../integrity/integrity-scrub.js';
+import type { SmartModelSource } from '../../model-store/model-status.js';
 import type { Clock } from '../clock.js';
 
 export interface AdminOverviewDeps {
@@ -12,6 +13,8 @@ export interface AdminOverviewDeps {
   /** The local file store's directory; null for an S3 bucket, whose free space cannot be read. */
   storageDir: string | null;
   version: string;
+  /** Absent: the model is off. */
+  model?: SmartModelSource;
   clock: Clock;
 }
 
@@ -36,8 +39,15 @@ export class AdminOverviewService {
       disk,
       jobs: { queued: jobsIn('queued', 'delayed'), running: jobsIn('running'), failed: jobsIn('failed') },
       scrub: this.deps.scrub ? { phase: scrub?.phase ?? 'idle', updatedAt: new Date(scrub?.lastRunAt ?? now).toISOString() } : null,
+      model: this.model(),
       version: this.deps.version,
     };
+  }
+
+  private model(): AdminOverviewDto['model'] {
+    const status = this.deps.model?.status();
+    if (!status) return { name: null, state: 'off', bytesDone: 0, bytesTotal: 0, error: null };
+    return { name: status.model, state: status.state, bytesDone: status.bytesDone, bytesTotal: status.bytesTotal, error: status.error };
   }
 
   private async disk(): Promise<AdminOverviewDto['disk']> {

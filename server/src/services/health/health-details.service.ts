@@ -1,5 +1,6 @@
 import type { IntegrityRepository } from '../../db/repositories/integrity.repository.js';
 import type { IntegrityScrub, ScrubState } from '../../integrity/integrity-scrub.js';
+import type { ModelStatus, SmartModelSource } from '../../model-store/model-status.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { Clock } from '../clock.js';
 
@@ -18,6 +19,8 @@ export interface HealthDetails {
   storage: Reachability;
   jobs: { pending: number; running: number; failed: number } | null;
   scrub: { enabled: boolean; intervalMs: number | null; batchSize: number | null; state: ScrubState | null };
+  /** The image–text model of AI search; a failed download is no problem of the server: search falls back. */
+  model: ModelStatus;
 }
 
 /** A dependency that takes longer than this to answer counts as unreachable. */
@@ -32,6 +35,7 @@ export class HealthDetailsService {
     private readonly store: BlobStore,
     private readonly scrub: IntegrityScrub | null,
     private readonly clock: Clock,
+    private readonly model: SmartModelSource | null = null,
   ) {}
 
   async details(): Promise<HealthDetails> {
@@ -51,6 +55,7 @@ export class HealthDetailsService {
         batchSize: this.scrub?.options.batchSize ?? null,
         state: state ?? null,
       },
+      model: this.model?.status() ?? { model: null, state: 'off', bytesDone: 0, bytesTotal: 0, error: null, dir: null },
     };
   }
 }

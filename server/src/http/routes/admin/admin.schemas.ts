@@ -1,6 +1,7 @@
 import {
   ACCOUNT_ROLES,
   ACCOUNT_STATUSES,
+  MODEL_STATES,
   SIGNUP_MODES,
   type AdminOverviewDto,
   type AdminPasswordResetDto,
@@ -57,6 +58,13 @@ export const adminOverviewDto = z.object({
   disk: z.object({ freeBytes: z.number(), totalBytes: z.number() }).nullable(),
   jobs: z.object({ queued: z.number(), running: z.number(), failed: z.number() }),
   scrub: z.object({ phase: z.string(), updatedAt: isoDate }).nullable(),
+  model: z.object({
+    name: z.string().nullable(),
+    state: z.enum(MODEL_STATES),
+    bytesDone: z.number(),
+    bytesTotal: z.number(),
+    error: z.string().nullable(),
+  }),
   version: z.string(),
 }) satisfies z.ZodType<AdminOverviewDto>;
 

@@ -20,7 +20,17 @@ function bearerOf(request: FastifyRequest): string | null {
  * from HEALTH_TOKEN is the only key; without one configured the route answers 404 like any unknown one.
  */
 export function healthDetailsRoutes(app: FastifyInstance, deps: { details: HealthDetailsService; token: string | null }): void {
-  const details = z.looseObject({ status: z.enum(['ok', 'problems', 'unavailable']) });
+  const model = z
+    .object({
+      model: z.string().nullable(),
+      state: z.enum(['off', 'missing', 'downloading', 'ready', 'failed']),
+      bytesDone: z.number(),
+      bytesTotal: z.number(),
+      error: z.string().nullable(),
+      dir: z.string().nullable(),
+    })
+    .describe("AI search's image–text model: while it is not ready, search runs on the bundled pipeline");
+  const details = z.looseObject({ status: z.enum(['ok', 'problems', 'unavailable']), model });
   const schema = {
     summary: 'Health of the database, storage and integrity checks',
     description: 'Needs `Authorization: Bearer <HEALTH_TOKEN>`; answers 404 while no token is configured.',
