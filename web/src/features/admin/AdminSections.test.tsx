@@ -15,6 +15,7 @@ const overview: AdminOverviewDto = {
   disk: { freeBytes: 100 * 1024 ** 3, totalBytes: 500 * 1024 ** 3 },
   jobs: { queued: 4, running: 1, failed: 2 },
   scrub: null,
+  model: { name: 'Xenova/clip-vit-base-patch32', state: 'downloading', bytesDone: 43, bytesTotal: 100, error: null },
   version: '1.8.0',
 };
 
@@ -152,5 +153,6 @@ describe('admin: overview', () => {
     expect(within(screen.getByRole('region', { name: 'Jobs' })).getByText('2')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Integrity scrub' })).getByText('Off')).toBeTruthy();
     expect(within(screen.getByRole('region', { name: 'Server' })).getByText('1.8.0')).toBeTruthy();
+    expect(within(screen.getByRole('region', { name: 'AI search' })).getByText('clip-vit-base-patch32 — downloading 43 %')).toBeTruthy();
   });
 });

@@ -6,6 +6,7 @@ import { Spinner } from '../../components/Spinner';
 import { formatDateTime } from '../format/format-date';
 import { formatBytes } from '../format/format-size';
 import { adminErrorMessage } from './admin-errors';
+import { ModelStatusText } from './ModelStatusText';
 
 function Card({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -55,6 +56,9 @@ function OverviewCards({ overview: o }: { overview: AdminOverviewDto }) {
       <Card title="Integrity scrub">
         <Fact label="Status" value={o.scrub ? o.scrub.phase : 'Off'} />
         {o.scrub && <Fact label="Updated" value={formatDateTime(o.scrub.updatedAt)} />}
+      </Card>
+      <Card title="AI search">
+        <Fact label="AI model" value={<ModelStatusText model={o.model} />} />
       </Card>
       <Card title="Server">
         <Fact label="Version" value={o.version} />
