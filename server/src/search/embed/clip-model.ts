@@ -28,10 +28,6 @@ export const CLIP_FILES = [
  */
 const SESSION_OPTIONS = { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: 'sequential' as const };
 
-/** Bounds the pixel tensor held at once (a 224×224 image is 600 kB of floats). */
-const IMAGE_BATCH = 8;
-const TEXT_BATCH = 32;
-
 let library: Promise<Transformers> | null = null;
 
 /** Loaded on first use: a thread that never embeds never pays for onnxruntime. */
@@ -155,9 +151,10 @@ export async function clipImageEmbeddings(dir: string, images: RgbImage[]): Prom
   if (images.length === 0) return [];
   const { RawImage } = await transformers();
   const out: Float32Array[] = [];
-  for (let i = 0; i < images.length; i += IMAGE_BATCH) {
-    const batch = images.slice(i, i + IMAGE_BATCH).map((im) => new RawImage(im.data, im.width, im.height, 3));
-    const inputs = (await processor(batch)) as Record<string, Tensor>;
+  // One at a time: a q8 model quantises its activations over the whole batch, so a picture in a
+  // batch would get a vector that depends on the others. On one thread batching gains little.
+  for (const image of images) {
+    const inputs = (await processor(new RawImage(image.data, image.width, image.height, 3))) as Record<string, Tensor>;
     const { image_embeds } = (await model(inputs)) as { image_embeds: Tensor };
     out.push(...unitRows(image_embeds));
   }
@@ -168,8 +165,9 @@ export async function clipImageEmbeddings(dir: string, images: RgbImage[]): Prom
 export async function clipTextEmbeddings(dir: string, texts: string[]): Promise<Float32Array[]> {
   const { tokenizer, model } = await parts(text, path.resolve(dir), loadText, (t) => (text = t));
   const out: Float32Array[] = [];
-  for (let i = 0; i < texts.length; i += TEXT_BATCH) {
-    const inputs = tokenizer(texts.slice(i, i + TEXT_BATCH), { padding: true, truncation: true }) as Record<string, Tensor>;
+  // One at a time, for the reason images are (and so that no text is padded).
+  for (const one of texts) {
+    const inputs = tokenizer([one], { truncation: true }) as Record<string, Tensor>;
     const { text_embeds } = (await model(inputs)) as { text_embeds: Tensor };
     out.push(...unitRows(text_embeds));
   }
