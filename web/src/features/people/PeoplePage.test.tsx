@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { elapse, useFakeClock } from '../../test/clock';
 import { errorBody, onRequest, requestsTo } from '../../test/http-mock';
 import { renderApp, testUser } from '../../test/render-app';
 import { answerSettings, person } from './people-fixtures';
@@ -57,6 +58,27 @@ describe('people page', () => {
     renderApp('/people', { user: testUser });
     expect(await screen.findByText('No people yet. Faces in your photos appear here after they are processed.')).toBeTruthy();
     expect(screen.getByText('1 photo processed, 4 waiting')).toBeTruthy();
+  });
+
+  it('looks again every 5 s while photos wait, and stops when none wait', async () => {
+    useFakeClock();
+    onRequest(
+      'GET',
+      '/people-service/settings',
+      { status: 200, data: { enabled: true, scannedPhotos: 0, pendingPhotos: 2 } },
+      { status: 200, data: { enabled: true, scannedPhotos: 2, pendingPhotos: 0 } },
+    );
+    onRequest('GET', '/people-service/people', { status: 200, data: { people: [] } }, { status: 200, data: { people: [anna] } });
+    renderApp('/people', { user: testUser });
+    await screen.findByText('0 photos processed, 2 waiting');
+    await screen.findByText(/No people yet/);
+    await elapse(5000);
+    await screen.findByRole('link', { name: 'Anna' });
+    expect(screen.queryByText(/waiting/)).toBeNull();
+    const reads = requestsTo('GET', '/people-service/people').length;
+    await elapse(15_000);
+    expect(requestsTo('GET', '/people-service/people')).toHaveLength(reads);
+    expect(requestsTo('GET', '/people-service/settings')).toHaveLength(2);
   });
 
   it('says when people are off, without asking for them, and links to the setting', async () => {

@@ -1,5 +1,6 @@
 import type { FileDto } from '@nimbus/common';
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { fileKeys, peopleKeys } from '../../api/query-keys';
 import { peopleApi, type PersonChanges, type PersonFilesPage } from './people.api';
 
@@ -28,9 +29,20 @@ export function useUpdatePeopleSettings() {
   });
 }
 
+/** The last photos' faces may be grouped after the last poll: read the people once more when the waiting ends. */
+function useRefetchWhenScanEnds(polling: boolean) {
+  const queryClient = useQueryClient();
+  const wasPolling = useRef(polling);
+  useEffect(() => {
+    if (wasPolling.current && !polling) void queryClient.invalidateQueries({ queryKey: [...peopleKeys.all, 'list'] });
+    wasPolling.current = polling;
+  }, [polling, queryClient]);
+}
+
 /** The visible people, followed by the hidden ones when `withHidden`. */
 export function usePeople({ withHidden, enabled, polling }: { withHidden: boolean; enabled: boolean; polling: boolean }) {
   const refetchInterval = polling ? PEOPLE_POLL_MS : false;
+  useRefetchWhenScanEnds(polling);
   const visible = useQuery({
     queryKey: peopleKeys.list(false),
     queryFn: () => peopleApi.list(false),
