@@ -17,3 +17,4 @@ export * from './api/single-sign-on.js';
 export * from './api/sessions.js';
 export * from './api/passkeys.js';
 export * from './api/versions.js';
+export * from './api/people.js';
