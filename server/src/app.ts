@@ -139,6 +139,8 @@ import { SignupRepository } from './db/repositories/signup.repository.js';
 import { InvitationService } from './services/accounts/invitation.service.js';
 import { SignupGate } from './services/accounts/signup-gate.js';
 import { invitationRoutes } from './http/routes/invitations/invitations.routes.js';
+import { createPeople } from './people/people-module.js';
+import { peopleRoutes } from './http/routes/people/people.routes.js';
 
 export interface AppDeps {
   clock?: Clock;
@@ -222,6 +224,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     await background.stop();
     await search.close();
     await livePhotos.close();
+    await people.close();
     mailer?.close();
     await store.close();
     await database.close();
@@ -380,6 +383,16 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     }),
     { ffmpegPath: deps.ffmpegPath === undefined ? 'ffmpeg' : deps.ffmpegPath },
   );
+  const people = createPeople({
+    db: database.db,
+    files: uow.repos.files,
+    media: fileMedia,
+    store,
+    queue,
+    clock,
+    masterKey: config.secrets.encryptionKey,
+    wake: () => worker.notify(),
+  });
   const shares = new ShareService(uow, files, clock, securityLog);
   const zips = new ZipService(uow, store);
   const accountDeletion = new AccountDeletionService(new AccountDeletionRepository(database.db), trash, tus, queue);
@@ -398,6 +411,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     log: app.log,
     requests: indexRequests,
     model: smartModel,
+    people: people.matcher,
   });
 
   const worker = new JobWorker(
@@ -434,15 +448,21 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       },
       [JOB.versionsThin]: handleVersionsThin(new VersionThinning(uow, fileVersions, quota, events, clock)),
       ...search.handlers,
+      ...people.handlers,
     }),
     clock,
     app.log,
     // Indexing and thumbnails each have their own CPU slots: a hostile file stuck in one leaves the
     // other running, and light jobs never wait behind either.
-    // Video renditions (minutes of ffmpeg each) take turns in a slot of their own.
+    // Video renditions (minutes of ffmpeg each) take turns in a slot of their own, and so do face scans.
     {
       concurrency: 3,
-      cpuHeavy: [search.cpuHeavy, { names: [JOB.fileThumbnail, JOB.fileMotion], slots: 1 }, { names: [JOB.videoRendition], slots: 1 }],
+      cpuHeavy: [
+        search.cpuHeavy,
+        { names: [JOB.fileThumbnail, JOB.fileMotion], slots: 1 },
+        { names: [JOB.videoRendition], slots: 1 },
+        people.cpuHeavy,
+      ],
     },
   );
   let timer: NodeJS.Timeout | null = null;
@@ -486,6 +506,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
       await queue.enqueue(JOB.thumbnailBackfill, {}, { dedupeKey: `${JOB.thumbnailBackfill}:0` });
       await queue.enqueue(JOB.fileMotionBackfill, {}, { dedupeKey: `${JOB.fileMotionBackfill}:0` });
       await search.schedule();
+      await people.schedule();
       await enqueueScrub();
       worker.notify();
     },
@@ -595,6 +616,7 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
     secureCookies: config.http.secureCookies,
   });
   searchRoutes(app, { search: search.service, sharedDrive, requireAuth });
+  peopleRoutes(app, { people: people.service, livePhotos, requireAuth });
   adminRoutes(app, {
     users: new AdminUserService({
       users: new AdminUserRepository(database.db, database.dialect),

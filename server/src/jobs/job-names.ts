@@ -15,6 +15,8 @@ export const JOB = {
   versionsThin: 'versions.thin',
   videoProbe: 'video.probe',
   videoRendition: 'video.rendition',
+  peopleScan: 'people.scan',
+  peopleBackfill: 'people.backfill',
 } as const;
 
 export type JobName = (typeof JOB)[keyof typeof JOB];
@@ -35,4 +37,7 @@ export interface JobPayloads {
   'versions.thin': Record<string, never>;
   'video.probe': { fileId: string };
   'video.rendition': { fileId: string };
+  'people.scan': { fileId: string };
+  /** One account's photos (when it turns people on), else every account's that has people on; newest first. */
+  'people.backfill': { ownerId?: string; round?: number };
 }

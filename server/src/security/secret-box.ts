@@ -18,21 +18,29 @@ export class SecretBox {
   }
 
   seal(plain: string, context: string): string {
-    const iv = randomBytes(IV_LENGTH);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv).setAAD(Buffer.from(context));
-    const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
+    return PREFIX + this.sealBytes(Buffer.from(plain, 'utf8'), context).toString('base64url');
   }
 
   /** The text, or null when the value is malformed, for another context, or sealed by another key. */
   open(sealed: string, context: string): string | null {
     if (!sealed.startsWith(PREFIX)) return null;
-    const raw = Buffer.from(sealed.slice(PREFIX.length), 'base64url');
+    return this.openBytes(Buffer.from(sealed.slice(PREFIX.length), 'base64url'), context)?.toString('utf8') ?? null;
+  }
+
+  /** Binary values (small images) sealed the same way, without the text encoding: IV, tag, ciphertext. */
+  sealBytes(plain: Buffer, context: string): Buffer {
+    const iv = randomBytes(IV_LENGTH);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv).setAAD(Buffer.from(context));
+    const sealed = Buffer.concat([cipher.update(plain), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), sealed]);
+  }
+
+  openBytes(raw: Buffer, context: string): Buffer | null {
     if (raw.length <= IV_LENGTH + TAG_LENGTH) return null;
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, raw.subarray(0, IV_LENGTH)).setAAD(Buffer.from(context));
       decipher.setAuthTag(raw.subarray(IV_LENGTH, IV_LENGTH + TAG_LENGTH));
-      return Buffer.concat([decipher.update(raw.subarray(IV_LENGTH + TAG_LENGTH)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(raw.subarray(IV_LENGTH + TAG_LENGTH)), decipher.final()]);
     } catch {
       return null;
     }

@@ -143,6 +143,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'public', description: 'What a visitor holding a share link can do' },
         { name: 'media', description: 'Thumbnails, previews and streams' },
         { name: 'search', description: 'Search' },
+        { name: 'people', description: "People in the caller's own photos (see docs/people.md)" },
         { name: 'webdav', description: 'WebDAV (see docs/webdav.md)' },
         { name: 'health', description: 'Health and monitoring' },
         { name: 'meta', description: 'This reference' },

@@ -5,6 +5,7 @@ import { isAudio } from '../../media/audio-tags.js';
 import { isPdf } from '../../media/pdf-thumbnailer.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { IndexRequests } from '../../search/index-requests.js';
+import { forgetFaces } from '../../people/people.repository.js';
 
 interface FileRef {
   id: string;
@@ -22,7 +23,7 @@ interface FolderRef {
 
 /**
  * The background work a drive change needs (thumbnails, Live Photo pairing, a video's playability
- * probe, AI-search indexing), enqueued with the transaction `db` that commits the change: a
+ * probe, faces, AI-search indexing), enqueued with the transaction `db` that commits the change: a
  * committed change always has its jobs. `committed()` wakes the worker once the transaction is over.
  */
 export class DriveEvents {
@@ -56,7 +57,14 @@ export class DriveEvents {
     // Live Photo identifiers and motion-photo clips (the job passes over other types at once).
     if (file.mediaKind !== null) await this.motionJob(db, file);
     if (this.options.videoRenditions && file.mediaKind === 'video') await this.videoStored(db, file);
+    if (file.mediaKind === 'photo') await this.peopleJob(db, file);
     await this.index.fileChanged(file.id, db, file.ownerId);
+  }
+
+  /** New content: the faces of the old go now, and the photo is scanned again (the job passes over accounts with people off). */
+  private async peopleJob(db: Db, file: FileRef): Promise<void> {
+    await forgetFaces(db, file.id);
+    await this.queue.enqueue(JOB.peopleScan, { fileId: file.id }, { dedupeKey: `${JOB.peopleScan}:${file.id}`, lane: file.ownerId }, db);
   }
 
   /** A rename, a move or a restore; the folder it left describes its contents, so it follows. */
