@@ -20,6 +20,8 @@ import { RemoteCaptioner } from './caption/remote-captioner.js';
 import type { IndexRequests } from './index-requests.js';
 import { SearchIndexer } from './indexer.js';
 import { VectorIndex } from './rank/vector-index.js';
+import { PictureSearch } from './rank/picture-search.js';
+import { PictureModel } from './embed/picture-model.js';
 import { SemanticSearchService } from './search.service.js';
 import type { PeopleMatcher } from './people-match.js';
 import type { SmartModelSource } from '../model-store/model-status.js';
@@ -69,9 +71,19 @@ export function createSearch(config: SearchConfig, deps: SearchDeps): SearchModu
   const entries = new SearchRepository(deps.db, deps.dialect);
   const sources = new IndexSourceRepository(deps.db);
   const captioner = config.captions ? new RemoteCaptioner(config.captions, deps.log) : null;
-  const indexer = new SearchIndexer(entries, sources, deps.store, indexPool, forDocuments, deps.clock, captioner);
+  const pictureModel = new PictureModel(deps.model, config.smartModel, deps.log);
+  const indexer = new SearchIndexer(entries, sources, deps.store, indexPool, forDocuments, deps.clock, captioner, pictureModel);
   const requests = deps.requests;
-  const service = new SemanticSearchService(entries, new VectorIndex(entries), forQueries, deps.clock, config.enabled);
+  const pictures = new PictureSearch(pictureModel, new VectorIndex(entries, 'image'), queryPool);
+  const service = new SemanticSearchService(
+    entries,
+    new VectorIndex(entries),
+    forQueries,
+    deps.clock,
+    config.enabled,
+    pictures,
+    deps.people ?? null,
+  );
 
   return {
     service,
@@ -79,7 +91,7 @@ export function createSearch(config: SearchConfig, deps: SearchDeps): SearchModu
     handlers: {
       'search.index-file': handleIndexFile(indexer, requests),
       'search.index-folder': handleIndexFolder(indexer, sources, requests),
-      'search.backfill': handleIndexBackfill(sources, deps.queue, deps.clock, () => forDocuments.preferredModelId),
+      'search.backfill': handleIndexBackfill(sources, deps.queue, deps.clock, () => forDocuments.preferredModelId, pictureModel),
     },
     cpuHeavy: { names: ['search.index-file', 'search.index-folder'], slots },
     async schedule() {

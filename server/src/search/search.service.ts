@@ -10,7 +10,9 @@ import { relatedWords } from './language/related-words.js';
 import { spellingCandidates } from './language/spelling.js';
 import { parseQuery, type ParsedQuery } from './query/parse-query.js';
 import { fuse } from './rank/fuse.js';
-import type { VectorHit, VectorIndex } from './rank/vector-index.js';
+import type { PictureSearch } from './rank/picture-search.js';
+import type { VectorFilter, VectorHit, VectorSearch } from './rank/vector-index.js';
+import type { PeopleMatcher } from './people-match.js';
 
 /** The search bar's AI answer shows at most this many folders and this many files. */
 export const MAX_RESULTS = 5;
@@ -41,6 +43,8 @@ const SPARSELY_DESCRIBED = new Set(['photo', 'video']);
 const RELATED_WEIGHT = 0.5;
 /** Related words looked for in one query, over all its words. */
 const MAX_RELATED_TERMS = 80;
+/** A named person's files a query ranks among (the newest, when someone is in more). */
+const MAX_PERSON_FILES = 2000;
 
 export interface SemanticResults {
   files: FileRow[];
@@ -58,10 +62,13 @@ export class SemanticSearchService {
 
   constructor(
     private readonly entries: SearchRepository,
-    private readonly vectors: VectorIndex,
+    private readonly vectors: VectorSearch,
     private readonly embeddings: FallbackEmbeddingProvider,
     private readonly clock: Clock,
     private readonly enabled: boolean,
+    /** The image–text model's retrieval; null: the bundled pipeline alone. */
+    private readonly pictures: PictureSearch | null = null,
+    private readonly people: PeopleMatcher | null = null,
   ) {}
 
   /**
@@ -84,7 +91,8 @@ export class SemanticSearchService {
     this.inFlight.set(callerId, running + 1);
     try {
       const found: SemanticResults[] = [];
-      for (const ownerId of ownerIds) found.push(await this.answer(ownerId, query));
+      // People are private: names are matched in the caller's own files only, never in what others shared.
+      for (const ownerId of ownerIds) found.push(await this.answer(ownerId, query, ownerId === callerId));
       return found;
     } finally {
       const left = (this.inFlight.get(callerId) ?? 1) - 1;
@@ -93,14 +101,24 @@ export class SemanticSearchService {
     }
   }
 
-  private async answer(ownerId: string, query: string): Promise<SemanticResults> {
+  private async answer(ownerId: string, query: string, withPeople: boolean): Promise<SemanticResults> {
     const read = parseQuery(query, this.clock.now());
-    const terms = await this.spellChecked(ownerId, read.terms);
+    // Names are matched as typed, before any word is taken for a misspelling.
+    const person = withPeople && this.people ? await this.people.match(ownerId, read.terms) : null;
+    if (person?.fileIds.length === 0) return { files: [], folders: [] };
+    const words = person ? withoutNames(read.terms, person.terms) : read.terms;
+    const terms = await this.spellChecked(ownerId, words);
     // A landmark is looked for where it stands, as well as by its own name.
-    const parsed = { ...read, terms: [...new Set([...terms, ...landmarkPlaces(read.terms)])] };
+    const parsed = { ...read, terms: [...new Set([...terms, ...landmarkPlaces(words)])] };
     const place = (await this.placeFilter(ownerId, parsed)) ? parsed.place : null;
-    const filters: SearchFilters = { kinds: parsed.kinds, dateRange: parsed.dateRange, place, anyPlace: parsed.anyPlace };
-    const ranked = parsed.terms.length > 0 ? await this.retrieve(ownerId, parsed, filters) : await this.filtersOnly(ownerId, filters);
+    const within = person ? person.fileIds.slice(0, MAX_PERSON_FILES) : null;
+    const filters: SearchFilters = { kinds: parsed.kinds, dateRange: parsed.dateRange, place, anyPlace: parsed.anyPlace, within };
+    const ranked =
+      parsed.terms.length > 0
+        ? await this.retrieve(ownerId, parsed, filters, words)
+        : within && !isFiltered(filters)
+          ? within.map((itemId) => ({ itemId, itemType: 'file' }))
+          : await this.filtersOnly(ownerId, filters);
     return this.load(ownerId, ranked, parsed);
   }
 
@@ -138,33 +156,37 @@ export class SemanticSearchService {
     return (media || onlyPlace) && this.entries.hasPlace(ownerId, parsed.place);
   }
 
-  private async retrieve(ownerId: string, parsed: ParsedQuery, filters: SearchFilters) {
-    // The query's embedding is computed on a compute thread while the word search runs here.
+  /** `words`: the query's own words (not spell-corrected), as the image–text model reads them. */
+  private async retrieve(ownerId: string, parsed: ParsedQuery, filters: SearchFilters, words: string[]) {
+    // The query's embeddings are computed on the query thread while the word search runs here.
     const vector = this.vectorHits(ownerId, parsed, filters);
-    const words = Promise.all([
+    const pictures = this.pictures?.hits(ownerId, words, vectorFilter(filters), CANDIDATES) ?? Promise.resolve([]);
+    const found = Promise.all([
       this.entries.keyword(ownerId, parsed.terms, filters, CANDIDATES),
       this.entries.keyword(ownerId, this.relatedTerms(parsed.terms), filters, CANDIDATES),
     ]);
-    const [keyword, related] = await words.catch(async (err: unknown) => {
-      await vector.catch(() => undefined);
+    const [keyword, related] = await found.catch(async (err: unknown) => {
+      await Promise.all([vector.catch(() => undefined), pictures.catch(() => undefined)]);
       throw err;
     });
-    const found = await vector;
+    const [meaningHits, pictured] = await Promise.all([vector, pictures]);
     // A related word is only a hint: it counts where the meaning agrees (the vector match is at
     // least plausible), and then lets a photo or document through the meaning-only floor.
-    const plausible = new Set(found.map((h) => h.itemId));
+    const plausible = new Set(meaningHits.map((h) => h.itemId));
     const confirmed = related.filter((r) => plausible.has(r.itemId));
     const hinted = new Set(confirmed.map((r) => r.itemId));
     const meaning =
       keyword.length > 0
-        ? found
-        : found.filter(
+        ? meaningHits
+        : meaningHits.filter(
             (h) => hinted.has(h.itemId) || h.score >= (SPARSELY_DESCRIBED.has(h.kind ?? '') ? MEANING_ONLY_FLOOR : MEANING_ONLY_TEXT_FLOOR),
           );
     const fused = fuse([
       { items: keyword, weight: 1 },
       { items: confirmed, weight: RELATED_WEIGHT },
       { items: meaning, weight: 1 },
+      // What the photos and videos show, as the image–text model sees it (calibrated in picture-search.ts).
+      { items: pictured, weight: 1 },
     ]);
     return fused.map((f) => ({ itemId: f.itemId, itemType: f.itemType }));
   }
@@ -178,21 +200,14 @@ export class SemanticSearchService {
 
   private async vectorHits(ownerId: string, parsed: ParsedQuery, filters: SearchFilters): Promise<VectorHit[]> {
     const { modelId, vectors } = await this.embeddings.embed([parsed.terms.slice(0, MAX_EMBEDDED_TERMS).join(' ')], 'query');
-    const hits = await this.vectors.search(
-      ownerId,
-      modelId,
-      normalize(vectors[0] as Float32Array),
-      { kinds: filters.kinds, dateRange: filters.dateRange, place: filters.place ?? (filters.anyPlace ? true : null) },
-      CANDIDATES,
-    );
+    const hits = await this.vectors.search(ownerId, modelId, normalize(vectors[0] as Float32Array), vectorFilter(filters), CANDIDATES);
     const best = hits[0]?.score ?? 0;
     return hits.filter((h) => h.score >= SIMILARITY_FLOOR && h.score >= best - RELATIVE_FLOOR);
   }
 
   /** No words left ("videos from last summer"): the newest items within the filters, if there are any. */
   private async filtersOnly(ownerId: string, filters: SearchFilters) {
-    const filtered = filters.kinds.length > 0 || filters.dateRange !== null || filters.place !== null || filters.anyPlace;
-    return filtered ? this.entries.recent(ownerId, filters, CANDIDATES) : [];
+    return isFiltered(filters) ? this.entries.recent(ownerId, filters, CANDIDATES) : [];
   }
 
   /** The live, non-trashed rows of the best candidates, in rank order. */
@@ -212,4 +227,28 @@ export class SemanticSearchService {
       folders: folders.sort(order(folderIds)).slice(0, MAX_RESULTS),
     };
   }
+}
+
+function isFiltered(filters: SearchFilters): boolean {
+  return filters.kinds.length > 0 || filters.dateRange !== null || filters.place !== null || filters.anyPlace;
+}
+
+function vectorFilter(filters: SearchFilters): VectorFilter {
+  return {
+    kinds: filters.kinds,
+    dateRange: filters.dateRange,
+    place: filters.place ?? (filters.anyPlace ? true : null),
+    within: filters.within ? new Set(filters.within) : null,
+  };
+}
+
+/** The query's terms without those a person's name used up (each once). */
+function withoutNames(terms: string[], names: string[]): string[] {
+  const left = [...names];
+  return terms.filter((t) => {
+    const at = left.indexOf(t);
+    if (at === -1) return true;
+    left.splice(at, 1);
+    return false;
+  });
 }

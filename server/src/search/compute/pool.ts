@@ -46,7 +46,7 @@ export class ComputePool {
   async run<T extends ComputeTask>(task: T, transfer: ArrayBuffer[] = []): Promise<ComputeResults[T['type']]> {
     if (this.closed) throw new Error('compute pool closed');
     const result = await this.pool.run<unknown>(task, { transfer, timeoutMs: this.timeoutMs });
-    if (task.type !== 'embed') return result as ComputeResults[T['type']];
+    if (task.type !== 'embed' && task.type !== 'clip-text') return result as ComputeResults[T['type']];
     // One vector per text, equally long, back to back in one moved array.
     const flat = result as Float32Array;
     const size = task.texts.length === 0 ? 0 : flat.length / task.texts.length;

@@ -1,7 +1,8 @@
 import { setPriority } from 'node:os';
 import { Piscina } from 'piscina';
-import { analyze } from '../extract/analyze.js';
+import { analyze, embedPicture } from '../extract/analyze.js';
 import { embedLocally } from '../embed/local-model.js';
+import { clipTextEmbeddings } from '../embed/clip-model.js';
 import type { ComputeTask } from './tasks.js';
 
 // Background work yields the CPU to requests: on Linux a thread's nice value is its own (and
@@ -15,7 +16,8 @@ try {
 /** One compute task. Embeddings go back as one array, moved rather than copied (see ComputePool). */
 export default async function compute(task: ComputeTask): Promise<unknown> {
   if (task.type === 'analyze') return analyze(task);
-  const vectors = await embedLocally(task.texts);
+  if (task.type === 'clip-image') return embedPicture(task);
+  const vectors = task.type === 'clip-text' ? await clipTextEmbeddings(task.dir, task.texts) : await embedLocally(task.texts);
   const flat = new Float32Array(vectors.reduce((n, v) => n + v.length, 0));
   let at = 0;
   for (const v of vectors) {

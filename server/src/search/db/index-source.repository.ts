@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { FileTable, FolderTable } from '../../db/schema.js';
+import { RAW_IMAGE_TYPES, isHeic, isRawImage } from '../../media/formats.js';
+
+/** Photos whose pixels the analysis does not decode: their picture is the thumbnail job's preview. */
+export const PREVIEWED_TYPES = [...RAW_IMAGE_TYPES.values(), 'image/heic', 'image/heic-sequence', 'image/heif', 'image/heif-sequence'];
+
+export function isPreviewedPhoto(contentType: string): boolean {
+  return isHeic(contentType) || isRawImage(contentType);
+}
 
 export type IndexedFile = Pick<
   FileTable,
@@ -92,8 +100,26 @@ export class IndexSourceRepository {
       .then((rows) => rows.map((r) => r.id));
   }
 
-  /** Active files whose entry is missing or older than the pipeline, the model or the file itself. */
-  async staleFiles(version: number, modelId: string, limit: number): Promise<string[]> {
+  /**
+   * The stored preview of a photo whose own pixels are not decoded by the analysis (HEIC, RAW):
+   * `later` while the thumbnail job has not looked at the file yet, null when it made none.
+   */
+  async preview(fileId: string): Promise<{ key: string; wrappedKey: string; size: number } | null | 'later'> {
+    const row = await this.db
+      .selectFrom('fileMedia')
+      .select(['previewId', 'previewWrappedKey', 'previewSize'])
+      .where('fileId', '=', fileId)
+      .executeTakeFirst();
+    if (!row) return 'later';
+    if (!row.previewId || row.previewWrappedKey === null || row.previewSize === null) return null;
+    return { key: row.previewId, wrappedKey: row.previewWrappedKey, size: row.previewSize };
+  }
+
+  /**
+   * Active files whose entry is missing or older than the pipeline, the model or the file itself,
+   * and, given the ready image–text model's id, photos and videos not yet embedded by it.
+   */
+  async staleFiles(version: number, modelId: string, limit: number, pictureModelId: string | null = null): Promise<string[]> {
     const rows = await this.db
       .selectFrom('file')
       .leftJoin('searchEntry as e', 'e.itemId', 'file.id')
@@ -106,6 +132,19 @@ export class IndexSourceRepository {
           eb('e.modelId', 'is', null),
           eb('e.modelId', '!=', modelId),
           eb('e.sourceUpdatedAt', '!=', eb.ref('file.updatedAt')),
+          ...(pictureModelId
+            ? [
+                eb.and([
+                  eb('e.kind', 'in', ['photo', 'video']),
+                  eb.or([eb('e.imageModelId', 'is', null), eb('e.imageModelId', '!=', pictureModelId)]),
+                  // A HEIC or RAW is embedded from its preview: not before the thumbnail job made it.
+                  eb.or([
+                    eb('file.contentType', 'not in', PREVIEWED_TYPES),
+                    eb.exists(eb.selectFrom('fileMedia as m').select('m.fileId').whereRef('m.fileId', '=', 'file.id')),
+                  ]),
+                ]),
+              ]
+            : []),
         ]),
       )
       .limit(limit)

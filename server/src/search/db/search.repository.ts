@@ -13,6 +13,8 @@ export interface SearchFilters {
   /** Lower-cased words that the entry's place must contain. */
   place: string | null;
   anyPlace: boolean;
+  /** Only these files (those showing a person the query names); null or absent: any. */
+  within?: string[] | null;
 }
 
 export interface VectorRow {
@@ -25,6 +27,9 @@ export interface VectorRow {
   embedding: Buffer | null;
   indexedAt: number;
 }
+
+/** Which embedding of an entry: of its words, or of its picture (photos and videos). */
+export type VectorField = 'text' | 'image';
 
 /** Search entries: upserts by the indexer, keyword retrieval and vector loading for queries. */
 export class SearchRepository {
@@ -50,11 +55,16 @@ export class SearchRepository {
     await this.db.deleteFrom('searchEntry').where('itemId', '=', itemId).execute();
   }
 
-  /** Entries (re)indexed at or after `since`: the vector cache's delta. */
-  vectorsSince(ownerId: string, since: number): Promise<VectorRow[]> {
+  /**
+   * Entries (re)indexed at or after `since`: the vector cache's delta, of the text embeddings or
+   * of the pictures' image–text embeddings.
+   */
+  vectorsSince(ownerId: string, since: number, field: VectorField = 'text'): Promise<VectorRow[]> {
+    const vector =
+      field === 'text' ? (['modelId', 'embedding'] as const) : (['imageModelId as modelId', 'imageEmbedding as embedding'] as const);
     return this.db
       .selectFrom('searchEntry')
-      .select(['itemId', 'itemType', 'kind', 'contentDate', 'place', 'modelId', 'embedding', 'indexedAt'])
+      .select(['itemId', 'itemType', 'kind', 'contentDate', 'place', 'indexedAt', ...vector])
       .where('ownerId', '=', ownerId)
       .where('indexedAt', '>=', since)
       .execute();
@@ -163,6 +173,7 @@ export class SearchRepository {
     if (f.dateRange) parts.push(sql`(${isFolder} or (e.content_date >= ${f.dateRange.from} and e.content_date < ${f.dateRange.to}))`);
     if (f.place) parts.push(sql`lower(e.place) like ${`%${f.place.replace(/[\\%_]/g, '')}%`}`);
     else if (f.anyPlace) parts.push(sql`e.place is not null`);
+    if (f.within) parts.push(f.within.length > 0 ? sql`e.item_id in (${sql.join(f.within)})` : sql`false`);
     return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
   }
 }

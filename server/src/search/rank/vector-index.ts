@@ -1,5 +1,5 @@
 import type { SearchKind } from '../../db/schema.js';
-import type { SearchRepository } from '../db/search.repository.js';
+import type { SearchRepository, VectorField } from '../db/search.repository.js';
 import { KINDS, OwnerVectors, sketch } from './owner-vectors.js';
 
 const MAX_OWNERS = 8;
@@ -25,6 +25,8 @@ export interface VectorFilter {
   dateRange: { from: number; to: number } | null;
   /** Lower-cased words the place must contain, or true for any place. */
   place: string | true | null;
+  /** Only these items (the files showing a person the query names). */
+  within?: ReadonlySet<string> | null;
 }
 
 export interface VectorHit {
@@ -33,36 +35,62 @@ export interface VectorHit {
   /** The file's kind; null for a folder. */
   kind: SearchKind | null;
   score: number;
+  /** The best score among the contrast vectors, when some were given. */
+  contrast?: number;
+}
+
+/** Nearest neighbours of a query vector among one owner's vectors of one model. */
+export interface VectorSearch {
+  /** `contrast`: vectors each hit is also scored against (its best score among them is `hit.contrast`). */
+  search(
+    ownerId: string,
+    modelId: string,
+    query: Float32Array,
+    filter: VectorFilter,
+    limit: number,
+    contrast?: Float32Array[],
+  ): Promise<VectorHit[]>;
 }
 
 /**
- * Nearest-neighbour search over an owner's vectors, cached in memory and brought up to date
- * from the database before every query (only rows indexed since the last look are read), so
- * several server processes stay correct without sharing anything but the database.
+ * Nearest-neighbour search over an owner's vectors (of the entries' words, or of their pictures),
+ * cached in memory and brought up to date from the database before every query (only rows indexed
+ * since the last look are read), so several server processes stay correct without sharing
+ * anything but the database.
  */
-export class VectorIndex {
+export class VectorIndex implements VectorSearch {
   private readonly owners = new Map<string, OwnerVectors>();
 
-  constructor(private readonly entries: SearchRepository) {}
+  constructor(
+    private readonly entries: SearchRepository,
+    private readonly field: VectorField = 'text',
+  ) {}
 
-  async search(ownerId: string, modelId: string, query: Float32Array, filter: VectorFilter, limit: number): Promise<VectorHit[]> {
+  async search(
+    ownerId: string,
+    modelId: string,
+    query: Float32Array,
+    filter: VectorFilter,
+    limit: number,
+    contrast: Float32Array[] = [],
+  ): Promise<VectorHit[]> {
     const data = await this.refresh(ownerId, modelId, query.length);
     const eligible = this.eligible(data, filter);
     const candidates = data.size > EXACT_LIMIT ? shortlist(data, query, eligible, SHORTLIST(data.size)) : eligible;
-    const hits: VectorHit[] = [];
-    const { dims, vectors } = data;
+    const hits: (VectorHit & { at: number })[] = [];
     for (const i of candidates) {
-      let dot = 0;
-      const base = i * dims;
-      for (let d = 0; d < dims; d++) dot += (vectors[base + d] as number) * (query[d] as number);
       hits.push({
         itemId: data.ids[i] as string,
         itemType: data.isFolder[i] === 1 ? 'folder' : 'file',
         kind: KINDS[data.kinds[i] as number] ?? null,
-        score: dot / (data.norms[i] as number),
+        score: cosine(data, i, query),
+        at: i,
       });
     }
-    return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+    const best = hits.sort((a, b) => b.score - a.score).slice(0, limit);
+    return best.map(({ at, ...hit }) =>
+      contrast.length > 0 ? { ...hit, contrast: Math.max(...contrast.map((c) => cosine(data, at, c))) } : hit,
+    );
   }
 
   private eligible(data: OwnerVectors, filter: VectorFilter): Int32Array {
@@ -76,6 +104,7 @@ export class VectorIndex {
         const date = data.dates[i] as number;
         if (filter.dateRange && (date < filter.dateRange.from || date >= filter.dateRange.to)) continue;
       }
+      if (filter.within && !filter.within.has(data.ids[i] as string)) continue;
       if (filter.place !== null) {
         const place = data.places[i];
         if (!place || (filter.place !== true && !place.includes(filter.place))) continue;
@@ -88,13 +117,22 @@ export class VectorIndex {
   private async refresh(ownerId: string, modelId: string, dims: number): Promise<OwnerVectors> {
     let data = this.owners.get(ownerId);
     if (!data || data.modelId !== modelId || data.dims !== dims) data = new OwnerVectors(modelId, dims);
-    for (const row of await this.entries.vectorsSince(ownerId, data.latest > 0 ? data.latest - REREAD_MS : 0)) data.apply(row);
+    for (const row of await this.entries.vectorsSince(ownerId, data.latest > 0 ? data.latest - REREAD_MS : 0, this.field)) data.apply(row);
     // Least recently used last: re-inserting moves the owner to the end.
     this.owners.delete(ownerId);
     this.owners.set(ownerId, data);
     if (this.owners.size > MAX_OWNERS) this.owners.delete(this.owners.keys().next().value as string);
     return data;
   }
+}
+
+/** Cosine similarity of stored vector `i` with a unit query vector. */
+function cosine(data: OwnerVectors, i: number, query: Float32Array): number {
+  const { dims, vectors } = data;
+  const base = i * dims;
+  let dot = 0;
+  for (let d = 0; d < dims; d++) dot += (vectors[base + d] as number) * (query[d] as number);
+  return dot / (data.norms[i] as number);
 }
 
 /**
