@@ -34,17 +34,20 @@ function debFor(pkg, scratch) {
   return path.join(debs, find(debs));
 }
 
-function sourceOf(item, scratch) {
-  const pkg = packages[item.pkg];
-  const unpacked = path.join(scratch, 'unpacked', item.pkg);
-  const file = path.join(unpacked, pkg.root, item.file);
-  if (!existsSync(file)) {
+/** `file` (under `pkg.root`) of the Debian package `pkg`, unpacked into `scratch` once. */
+export function packageFile(pkg, file, scratch) {
+  const unpacked = path.join(scratch, 'unpacked', pkg.name);
+  const target = path.join(unpacked, pkg.root, file);
+  if (!existsSync(target)) {
+    mkdirSync(debs, { recursive: true });
     mkdirSync(unpacked, { recursive: true });
     execFileSync('dpkg-deb', ['-x', debFor(pkg, scratch), unpacked]);
   }
-  if (!existsSync(file)) throw new Error(`${pkg.name} has no ${item.file}`);
-  return file;
+  if (!existsSync(target)) throw new Error(`${pkg.name} has no ${file}`);
+  return target;
 }
+
+const sourceOf = (item, scratch) => packageFile(packages[item.pkg], item.file, scratch);
 
 async function renderPhoto(source, target) {
   await sharp(source)
