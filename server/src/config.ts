@@ -31,7 +31,25 @@ export interface SearchConfig {
   embeddings: { url: string; model: string; apiKey?: string } | null;
   /** An OpenAI-compatible chat endpoint with a vision model that captions photos; null: none. */
   captions?: { url: string; model: string; apiKey?: string } | null;
+  /** The image–text (CLIP-family) model; null (SMART_SEARCH_MODEL=off) keeps to the bundled pipeline. */
+  smartModel?: SmartModelConfig | null;
 }
+
+/** Where the image–text model comes from and where its files are kept. */
+export interface SmartModelConfig {
+  /** The model hub's repository, such as `Xenova/clip-vit-base-patch32`. */
+  id: string;
+  /** The hub revision (branch, tag or commit) its files are taken from. */
+  revision: string;
+  /** MODELS_DIR: the model's files are in `<dir>/<id>`; copying that folder serves an offline server. */
+  dir: string;
+  /** MODELS_URL: the hub, or a mirror laid out like it. */
+  hubUrl: string;
+}
+
+/** A small CLIP model that runs on one CPU core (int8 weights, 224-pixel input). */
+export const DEFAULT_SMART_SEARCH_MODEL = 'Xenova/clip-vit-base-patch32';
+export const DEFAULT_MODELS_URL = 'https://huggingface.co';
 
 export interface HttpConfig {
   port: number;
@@ -193,6 +211,14 @@ const envSchema = z.object({
   CAPTIONS_URL: url(['http:', 'https:'], 'must be an http(s) URL such as http://localhost:11434/v1').optional(),
   CAPTIONS_MODEL: text.optional(),
   CAPTIONS_API_KEY: text.optional(),
+  SMART_SEARCH_MODEL: text
+    .refine(
+      (v) => /^(off|[\w.-]+\/[\w.-]+(@[\w./-]+)?)$/.test(v),
+      'must be off or a model such as Xenova/clip-vit-base-patch32 (optionally @revision)',
+    )
+    .default(DEFAULT_SMART_SEARCH_MODEL),
+  MODELS_DIR: text.optional(),
+  MODELS_URL: url(['http:', 'https:'], 'must be an http(s) URL such as https://huggingface.co').default(DEFAULT_MODELS_URL),
   SCRUB_INTERVAL_MS: integer(0, 7 * 24 * 3_600_000)
     .refine((v) => v === 0 || v >= 1000, 'must be 0 (off) or at least 1000')
     .default(60_000),
@@ -309,6 +335,11 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
         e.CAPTIONS_URL && e.CAPTIONS_MODEL
           ? { url: e.CAPTIONS_URL, model: e.CAPTIONS_MODEL, ...(e.CAPTIONS_API_KEY ? { apiKey: e.CAPTIONS_API_KEY } : {}) }
           : null,
+      smartModel: smartModel(
+        e.SMART_SEARCH_MODEL,
+        e.MODELS_DIR ? path.resolve(cwd, e.MODELS_DIR) : path.join(dataDir, 'models'),
+        e.MODELS_URL,
+      ),
     },
     webRoot: webRoot && existsSync(path.join(webRoot, 'index.html')) ? webRoot : null,
     integrity: { scrubIntervalMs: e.SCRUB_INTERVAL_MS, scrubBatchSize: e.SCRUB_BATCH_SIZE, healthToken: e.HEALTH_TOKEN ?? null },
@@ -319,6 +350,12 @@ export function loadConfig(rawEnv: Env = process.env, cwd = process.cwd()): Conf
         ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET, buttonLabel: e.OIDC_BUTTON_LABEL }
         : null,
   } satisfies Config);
+}
+
+function smartModel(setting: string, dir: string, hubUrl: string): SmartModelConfig | null {
+  if (setting === 'off') return null;
+  const [id, revision] = setting.split('@') as [string, string | undefined];
+  return { id, revision: revision ?? 'main', dir, hubUrl: hubUrl.replace(/\/+$/, '') };
 }
 
 function parseTrustProxy(value: string | undefined): HttpConfig['trustProxy'] {

@@ -25,6 +25,8 @@ export interface AccountTable {
   lastActiveAt: number | null;
   /** 0 for an account made by single sign-on that never set a password; absent on insert means 1. */
   hasPassword?: number;
+  /** 0 when the account turned people (face grouping) off; absent on insert means 1. */
+  peopleEnabled?: number;
 }
 
 export type AccountRole = 'admin' | 'user';
@@ -326,6 +328,58 @@ export interface SearchEntryTable {
   /** int8 components, see search/embed/quantize.ts. */
   embedding: Buffer | null;
   indexedAt: number;
+  /** The image–text model that embedded the picture (photos, video frames); null for other items. */
+  imageModelId: string | null;
+  /** int8 components of the picture's embedding, compared with a query's text embedding of that model. */
+  imageEmbedding: Buffer | null;
+}
+
+/** A group of one account's faces: someone the account can name, merge, hide. */
+export interface PersonTable {
+  id: string;
+  ownerId: string;
+  name: string | null;
+  /** 1: left out of the People page and of search. */
+  hidden: number;
+  /** The face shown for the person; null picks the best one. */
+  coverFaceId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One face found in a photo. The box is in fractions (0..1) of the upright picture. */
+export interface FaceTable {
+  id: string;
+  ownerId: string;
+  fileId: string;
+  personId: string | null;
+  /** The person this face was removed from; the clustering never puts it back there. */
+  rejectedPersonId: string | null;
+  boxX: number;
+  boxY: number;
+  boxW: number;
+  boxH: number;
+  /** The detector's confidence, 0..1. */
+  score: number;
+  /** float32 components of the face's descriptor. */
+  descriptor: Buffer;
+  /** A small JPEG of the face, sealed with the server's key (security/secret-box.ts). */
+  crop: Buffer;
+  createdAt: number;
+}
+
+export type FaceScanStatus = 'done' | 'failed' | 'skipped';
+
+/** That a photo's faces were looked for, once per content and detector. */
+export interface FaceScanTable {
+  fileId: string;
+  ownerId: string;
+  status: FaceScanStatus;
+  faceCount: number;
+  /** Which detector and version scanned it; a new one rescans in the background. */
+  detector: string;
+  error: string | null;
+  scannedAt: number;
 }
 
 /** A WebAuthn credential of an account; `publicKey` is its COSE key, base64url. */
@@ -374,6 +428,9 @@ export interface Database {
   job: JobTable;
   jobLane: JobLaneTable;
   searchEntry: SearchEntryTable;
+  person: PersonTable;
+  face: FaceTable;
+  faceScan: FaceScanTable;
   fileMedia: FileMediaTable;
   fileRendition: FileRenditionTable;
   fileMotion: FileMotionTable;

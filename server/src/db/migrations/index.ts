@@ -34,6 +34,8 @@ import * as fileContentPeriod from './2026_12_06_1520_file_content_period.js';
 import * as livePhotos from './2026_12_07_1610_live_photos.js';
 import * as videoRenditions from './2026_12_07_1600_video_renditions.js';
 import * as heicRawThumbnails from './2026_12_07_1650_heic_raw_thumbnails.js';
+import * as searchImageEmbedding from './2026_12_10_1700_search_image_embedding.js';
+import * as people from './2026_12_10_1710_people.js';
 
 /** Forward-only, applied in name order; append new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +74,6 @@ export const migrations: Record<string, Migration> = {
   '2026_12_07_1610_live_photos': livePhotos,
   '2026_12_07_1600_video_renditions': videoRenditions,
   '2026_12_07_1650_heic_raw_thumbnails': heicRawThumbnails,
+  '2026_12_10_1700_search_image_embedding': searchImageEmbedding,
+  '2026_12_10_1710_people': people,
 };
