@@ -1,8 +1,4 @@
-import { createWriteStream } from 'node:fs';
-import { stat, truncate } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { open, stat, truncate } from 'node:fs/promises';
 import { z } from 'zod';
 import type { FileDigests } from './file-digest.js';
 
@@ -142,29 +138,26 @@ export class HubClient {
     const resumed = response.status === 206;
     if (from > 0 && !resumed) onBytes(-from);
     let received = resumed ? from : 0;
-    const stallMs = this.stallMs;
-    let timer = setTimeout(() => stall.abort(), stallMs);
-    const count = new Transform({
-      transform: (chunk: Buffer, _encoding, done) => {
-        clearTimeout(timer);
-        timer = setTimeout(() => stall.abort(), stallMs);
-        received += chunk.length;
-        if (received > file.size) return done(new HubError(`${file.path} is larger than the ${file.size} bytes the hub listed`));
-        onBytes(chunk.length);
-        done(null, chunk);
-      },
-    });
+    // Each chunk is on disk before it counts: a transfer that breaks off leaves exactly what arrived, to resume from.
+    const handle = await open(dest, resumed ? 'a' : 'w');
+    let timer = setTimeout(() => stall.abort(), this.stallMs);
     try {
-      await pipeline(
-        Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
-        count,
-        createWriteStream(dest, { flags: resumed ? 'a' : 'w' }),
-      );
+      const reader = response.body.getReader();
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        const chunk = next.value;
+        clearTimeout(timer);
+        timer = setTimeout(() => stall.abort(), this.stallMs);
+        received += chunk.length;
+        if (received > file.size) throw new HubError(`${file.path} is larger than the ${file.size} bytes the hub listed`);
+        await handle.write(chunk);
+        onBytes(chunk.length);
+      }
     } catch (err) {
       if (err instanceof HubError || isDiskError(err) || signal?.aborted) throw err;
       throw new HubError(`the download of ${file.path} broke off after ${received} of ${file.size} bytes`, true);
     } finally {
       clearTimeout(timer);
+      await handle.close();
     }
     if (received < file.size) throw new HubError(`the download of ${file.path} broke off after ${received} of ${file.size} bytes`, true);
   }
@@ -220,6 +213,7 @@ function nextLink(header: string | null, base: string): string | null {
 function reasonOf(err: unknown): string {
   const cause = (err as { cause?: { code?: unknown; message?: unknown } }).cause;
   if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'no answer in time';
   return err instanceof Error ? err.message : String(err);
 }

@@ -134,8 +134,8 @@ export class ModelStore implements SmartModelSource {
   /** Downloads under the lock, or waits for the process holding it and takes its result. */
   private async fetchOnce(): Promise<void> {
     await mkdir(this.config.dir, { recursive: true });
-    this.state = 'downloading';
-    this.error = null;
+    // A retry shows the last failure until the hub answers again.
+    if (this.state !== 'failed') this.state = 'downloading';
     for (;;) {
       const lock = await DownloadLock.tryAcquire(this.lockFile, this.lockStaleMs);
       if (lock) {
@@ -147,6 +147,8 @@ export class ModelStore implements SmartModelSource {
         }
       }
       const held = await DownloadLock.read(this.lockFile);
+      this.state = 'downloading';
+      this.error = null;
       if (held?.progress) ({ bytesDone: this.bytesDone, bytesTotal: this.bytesTotal } = held.progress);
       await sleep(this.pollMs, undefined, { signal: this.stop.signal });
       if (!held && (await this.checkDisk())) return;
@@ -156,6 +158,8 @@ export class ModelStore implements SmartModelSource {
   private async download(lock: DownloadLock): Promise<void> {
     const listed = await this.hub.listFiles(this.config.id, this.config.revision, this.stop.signal);
     const wanted = this.pick(listed);
+    this.state = 'downloading';
+    this.error = null;
     this.bytesTotal = wanted.reduce((sum, f) => sum + f.size, 0);
     this.bytesDone = 0;
     for (const file of wanted) this.bytesDone += Math.min(file.size, (await sizeOf(path.join(this.partial, file.path))) ?? 0);

@@ -150,6 +150,32 @@ describe('loadConfig', () => {
     expect(problemsOf({ CAPTIONS_URL: 'ftp://x', CAPTIONS_MODEL: 'llava' })).toEqual([expect.stringMatching(/^CAPTIONS_URL: /)]);
   });
 
+  it('reads the image–text model, its folder and its hub, and turns it off', () => {
+    expect(loadConfig({}, cwd).search.smartModel).toEqual({
+      id: 'Xenova/clip-vit-base-patch32',
+      revision: 'main',
+      dir: path.join(cwd, 'data', 'models'),
+      hubUrl: 'https://huggingface.co',
+    });
+    expect(
+      loadConfig({ SMART_SEARCH_MODEL: 'org/mobile-clip_s0@v1.2', MODELS_DIR: 'models', MODELS_URL: 'http://mirror.lan/hf/' }, cwd).search
+        .smartModel,
+    ).toEqual({ id: 'org/mobile-clip_s0', revision: 'v1.2', dir: path.join(cwd, 'models'), hubUrl: 'http://mirror.lan/hf' });
+    expect(loadConfig({ SMART_SEARCH_MODEL: 'off' }, cwd).search.smartModel).toBeNull();
+  });
+
+  it.each(['clip', 'a/b/c', 'owner/na me', 'owner/name@', '/name', 'owner/', 'OFF ', 'owner/name@rev@rev', 'x'.repeat(300)])(
+    'refuses SMART_SEARCH_MODEL=%s',
+    (value) => {
+      expect(problemsOf({ SMART_SEARCH_MODEL: value })).toEqual([expect.stringMatching(/^SMART_SEARCH_MODEL: /)]);
+    },
+  );
+
+  it('refuses a MODELS_URL that is not http(s)', () => {
+    expect(problemsOf({ MODELS_URL: 'file:///models' })).toEqual([expect.stringMatching(/^MODELS_URL: /)]);
+    expect(problemsOf({ MODELS_URL: 'not a url' })).toEqual([expect.stringMatching(/^MODELS_URL: /)]);
+  });
+
   it('puts every problem in the error message', () => {
     expect(() => loadConfig({ PORT: 'x', SIGNUP: 'maybe' }, cwd)).toThrow(/PORT: .*\n.*SIGNUP: /);
   });

@@ -5,4 +5,5 @@ defineCommands({
   backup: () => import('./backup.js').then((m) => m.backupCommand),
   restore: () => import('./restore.js').then((m) => m.restoreCommand),
   admin: () => import('./admin.js').then((m) => m.adminCommand),
+  models: () => import('./models.js').then((m) => m.modelsCommand),
 });
