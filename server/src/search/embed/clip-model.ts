@@ -11,16 +11,18 @@ export interface RgbImage {
 
 type Transformers = typeof import('@huggingface/transformers');
 
-/** The files a model folder holds, laid out as on the model hub (int8 "q8" weights). */
-export const CLIP_FILES = [
+/**
+ * The files of a model folder (laid out as on the model hub, int8 "q8" weights) that loading reads;
+ * the hub's special_tokens_map.json is not among them, tokenizer_config.json says the same.
+ */
+const NEEDED_FILES = [
   'config.json',
   'preprocessor_config.json',
   'tokenizer.json',
   'tokenizer_config.json',
-  'special_tokens_map.json',
   'onnx/vision_model_quantized.onnx',
   'onnx/text_model_quantized.onnx',
-] as const;
+];
 
 /**
  * Embedding runs on a compute thread next to others: onnxruntime would otherwise start a pool of
@@ -63,7 +65,7 @@ let text: Loaded<Text> | null = null;
 
 async function checkFiles(dir: string): Promise<void> {
   const missing: string[] = [];
-  await Promise.all(CLIP_FILES.map((file) => access(path.join(dir, file)).catch(() => missing.push(file))));
+  await Promise.all(NEEDED_FILES.map((file) => access(path.join(dir, file)).catch(() => missing.push(file))));
   if (missing.length > 0) throw new Error(`the model folder ${dir} lacks ${missing.sort().join(', ')}`);
 }
 
