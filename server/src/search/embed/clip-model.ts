@@ -54,15 +54,6 @@ interface Text {
   tokenizer: PreTrainedTokenizer;
   model: PreTrainedModel;
 }
-interface Loaded<T> {
-  dir: string;
-  parts: Promise<T>;
-}
-
-// Indexing needs only the vision half and a query only the text half: each loads on its own.
-let vision: Loaded<Vision> | null = null;
-let text: Loaded<Text> | null = null;
-
 async function checkFiles(dir: string): Promise<void> {
   const missing: string[] = [];
   await Promise.all(NEEDED_FILES.map((file) => access(path.join(dir, file)).catch(() => missing.push(file))));
@@ -93,35 +84,49 @@ async function loadText(dir: string): Promise<Text> {
   return { tokenizer, model };
 }
 
-/**
- * The parts loaded from `dir`, loading them (and dropping those of another folder) on first use.
- * A failed load is forgotten so that the next call, after the folder was repaired, tries again.
- */
-async function parts<T extends Vision | Text>(
-  current: Loaded<T> | null,
-  dir: string,
-  load: (dir: string) => Promise<T>,
-  keep: (loaded: Loaded<T> | null) => void,
-): Promise<T> {
-  if (current?.dir === dir) return current.parts;
-  const loaded: Loaded<T> = { dir, parts: load(dir) };
-  keep(loaded);
-  if (current) await disposeQuietly(current);
+async function disposeQuietly(parts: Promise<Vision | Text>): Promise<void> {
   try {
-    return await loaded.parts;
-  } catch (error) {
-    keep(null);
-    throw new Error(`The image–text model in ${dir} could not be loaded: ${(error as Error).message}`, { cause: error });
-  }
-}
-
-async function disposeQuietly(loaded: Loaded<Vision | Text>): Promise<void> {
-  try {
-    await (await loaded.parts).model.dispose();
+    await (await parts).model.dispose();
   } catch {
     // It never loaded: nothing to release.
   }
 }
+
+/**
+ * One half of the model, loaded from a folder on first use (dropping what another folder loaded).
+ * A failed load is forgotten so that the next call, after the folder was repaired, tries again.
+ */
+class LoadedHalf<T extends Vision | Text> {
+  private current: { dir: string; parts: Promise<T> } | null = null;
+
+  constructor(private readonly load: (dir: string) => Promise<T>) {}
+
+  async from(dir: string): Promise<T> {
+    const previous = this.current;
+    if (previous?.dir === dir) return previous.parts;
+    const loading = {
+      dir,
+      parts: this.load(dir).catch((error: unknown) => {
+        if (this.current === loading) this.current = null;
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`The image–text model in ${dir} could not be loaded: ${reason}`, { cause: error });
+      }),
+    };
+    this.current = loading;
+    if (previous) await disposeQuietly(previous.parts);
+    return loading.parts;
+  }
+
+  async release(): Promise<void> {
+    const previous = this.current;
+    this.current = null;
+    if (previous) await disposeQuietly(previous.parts);
+  }
+}
+
+// Indexing needs only the vision half and a query only the text half: each loads on its own.
+const vision = new LoadedHalf(loadVision);
+const text = new LoadedHalf(loadText);
 
 /** Each row of a [n, d] tensor scaled to unit length (the models' projections are not normalised). */
 function unitRows(tensor: Tensor): Float32Array[] {
@@ -149,7 +154,7 @@ function checkImage(image: RgbImage): void {
 /** One L2-normalised vector per image. Loads (and caches per folder) the processor and vision model. */
 export async function clipImageEmbeddings(dir: string, images: RgbImage[]): Promise<Float32Array[]> {
   images.forEach(checkImage);
-  const { processor, model } = await parts(vision, path.resolve(dir), loadVision, (v) => (vision = v));
+  const { processor, model } = await vision.from(path.resolve(dir));
   if (images.length === 0) return [];
   const { RawImage } = await transformers();
   const out: Float32Array[] = [];
@@ -165,7 +170,7 @@ export async function clipImageEmbeddings(dir: string, images: RgbImage[]): Prom
 
 /** One L2-normalised vector per text (tokenised with the model's tokenizer, truncated to its max length). */
 export async function clipTextEmbeddings(dir: string, texts: string[]): Promise<Float32Array[]> {
-  const { tokenizer, model } = await parts(text, path.resolve(dir), loadText, (t) => (text = t));
+  const { tokenizer, model } = await text.from(path.resolve(dir));
   const out: Float32Array[] = [];
   // One at a time, for the reason images are (and so that no text is padded).
   for (const one of texts) {
@@ -178,8 +183,5 @@ export async function clipTextEmbeddings(dir: string, texts: string[]): Promise<
 
 /** Disposes the loaded sessions (the thread goes idle). */
 export async function releaseClip(): Promise<void> {
-  const loaded = [vision, text].filter((l): l is Loaded<Vision> | Loaded<Text> => l !== null);
-  vision = null;
-  text = null;
-  await Promise.all(loaded.map(disposeQuietly));
+  await Promise.all([vision.release(), text.release()]);
 }
