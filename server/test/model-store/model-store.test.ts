@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelStore, createModelStore, type ModelStoreOptions } from '../../src/model-store/model-store.js';
 import type { ModelManifest } from '../../src/model-store/model-files.js';
 import { startStandInHub, type StandInHub } from '../support/stand-in-hub.js';
+import { writeTinyClip } from '../support/tiny-clip/tiny-clip.js';
 import { FETCHED, REPO, closedPort, modelConfig, recordingLog, sameBytes, tempDir, writeFakeModel } from './support.js';
 
 const FAST: ModelStoreOptions = { retryDelaysMs: [50], lockStaleMs: 2000, pollMs: 20, hub: { timeoutMs: 3000, stallMs: 3000 } };
@@ -102,6 +103,21 @@ describe('the model store', () => {
     expect(store.status().error).toMatch(/^preprocessor_config\.json does not match its git blob id/);
   });
 
+  it('fails with a clear reason when the disk is full, and removes what it wrote', async () => {
+    // A partial file that is /dev/full: every write to it fails with ENOSPC, as on a full disk.
+    const partial = path.join(modelsDir, `.partial-${REPO.replace('/', '--')}@main`);
+    await mkdir(partial, { recursive: true });
+    await symlink('/dev/full', path.join(partial, 'config.json'));
+    const { store, log } = storeOf({ retryDelaysMs: [60_000] });
+    await store.ensure();
+    expect(store.status()).toMatchObject({ state: 'failed', error: `the disk of ${modelsDir} is full (ENOSPC)` });
+    expect(await leftovers()).toEqual([]);
+    expect(existsSync(modelFolder())).toBe(false);
+    expect(log.lines.filter((l) => l.startsWith('warn:'))).toEqual([
+      `warn: AI search uses the bundled model: the disk of ${modelsDir} is full (ENOSPC)`,
+    ]);
+  });
+
   it('fails fast when the hub cannot be reached, and says so once however often it retries', async () => {
     const down = `127.0.0.1:${await closedPort()}`;
     const { store, log } = storeOf({ retryDelaysMs: [30] }, `http://${down}`);
@@ -154,6 +170,22 @@ describe('the model store', () => {
     expect(await sameBytes(path.join(modelFolder(), 'onnx/vision_model_quantized.onnx'), files['onnx/vision_model_quantized.onnx']!)).toBe(
       true,
     );
+  });
+
+  it('gives up on a transfer that stalls, after resuming it twice', async () => {
+    hub.throttle(1000);
+    const { store } = storeOf({ retryDelaysMs: [60_000], hub: { stallMs: 150, timeoutMs: 3000 } });
+    await store.ensure();
+    expect(store.status()).toMatchObject({
+      state: 'failed',
+      error: 'the download of tokenizer.json broke off after 49152 of 1200000 bytes',
+    });
+    expect(downloads().filter((r) => r.startsWith(`GET /cdn/${REPO}/tokenizer.json`))).toEqual([
+      `GET /cdn/${REPO}/tokenizer.json`,
+      `GET /cdn/${REPO}/tokenizer.json [bytes=16384-]`,
+      `GET /cdn/${REPO}/tokenizer.json [bytes=32768-]`,
+    ]);
+    expect(await leftovers()).toEqual([]);
   });
 
   it('resumes the partial files a stopped server left', async () => {
@@ -273,6 +305,22 @@ describe('the model store', () => {
     await store.ensure();
     expect(store.status()).toMatchObject({ state: 'failed', error: '"../escape" is not a model repository such as owner/name' });
     expect(hub.requests).toEqual([]);
+  });
+
+  it("fetches the suite's generated tiny CLIP as it fetches a real one", async () => {
+    const tinyDir = await tempDir('tiny-clip');
+    await writeTinyClip(tinyDir, { seed: 3 });
+    const tinyHub = await startStandInHub({ repos: { 'nimbus-test/tiny-clip': tinyDir } });
+    try {
+      const { store } = storeOf({}, tinyHub.url, 'nimbus-test/tiny-clip');
+      await store.ensure();
+      expect(store.status()).toMatchObject({ state: 'ready', error: null });
+      for (const name of FETCHED)
+        expect(await sameBytes(path.join(store.readyDir()!, name), await readFile(path.join(tinyDir, name)))).toBe(true);
+    } finally {
+      await tinyHub.close();
+      await rm(tinyDir, { recursive: true, force: true });
+    }
   });
 
   it('is off without a model configured', async () => {
