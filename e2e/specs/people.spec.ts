@@ -99,7 +99,7 @@ async function waitForPerson(target: Page, timeoutMs = 90_000): Promise<void> {
 }
 
 describe('people in photos in Chromium', () => {
-  it('finds one person in two photos of one face; named Anna, she is found by AI search; turned off, the People page says so', async () => {
+  it('finds one person in two photos of one face; named Anna, she is found by AI search; a wrong face leaves her; turned off, the People page says so', async () => {
     await page.getByRole('link', { name: 'Media' }).first().click();
     await page.waitForURL('**/media');
     await page.getByRole('link', { name: 'People', exact: true }).click();
@@ -148,6 +148,13 @@ describe('people in photos in Chromium', () => {
     const names = (await results.allTextContents()).map((text) => /IMG_\d+\.jpg/.exec(text)?.[0]);
     expect(names.sort()).toEqual(['IMG_0001.jpg', 'IMG_0002.jpg']);
     await screenshot(page, 'people-ai-search');
+
+    // A wrong face is taken away from her: its photo leaves her page.
+    await page.getByRole('complementary', { name: 'Details' }).click();
+    await page.getByRole('button', { name: 'Not Anna: IMG_0002.jpg' }).click();
+    await toast(page, 'Face removed');
+    await expect.poll(() => tiles.count()).toBe(1);
+    await page.getByText('1 photo', { exact: true }).waitFor();
 
     await page.getByRole('link', { name: 'Settings' }).first().click();
     await page.waitForURL('**/settings');
