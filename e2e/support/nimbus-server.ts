@@ -58,6 +58,8 @@ export async function startNimbus(options: { hostname?: string; env?: Record<str
     LOG_LEVEL: 'warn',
     // Many sign-ups and logins: hashed at scrypt's lowest accepted cost.
     PASSWORD_HASH_COST: '10',
+    // Never the model hub: a spec that needs the image–text model serves one from a stand-in hub.
+    SMART_SEARCH_MODEL: 'off',
     // Extra configuration a spec needs, e.g. a single sign-on provider.
     ...options.env,
   };

@@ -77,6 +77,7 @@ describe.skipIf(process.env.NIMBUS_SKIP_POSTGRES === '1')('two server processes 
       S3_ACCESS_KEY_ID: 'S3RVER',
       S3_SECRET_ACCESS_KEY: 'S3RVER',
       S3_FORCE_PATH_STYLE: 'true',
+      SMART_SEARCH_MODEL: 'off',
     };
     a = await startServer({ ...env, DATA_DIR: path.join(dataDir, 'a') });
     b = await startServer({ ...env, DATA_DIR: path.join(dataDir, 'b') });

@@ -5,9 +5,12 @@ import path from 'node:path';
 
 export const MAIN = path.resolve(import.meta.dirname, '../../dist/main.js');
 
-/** Only what the server needs, so the developer's own DATABASE_URL, SMTP_URL… cannot leak in. */
+/**
+ * Only what the server needs, so the developer's own DATABASE_URL, SMTP_URL… cannot leak in; the
+ * image–text model off, so a server never reaches for the model hub.
+ */
 export function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, PASSWORD_HASH_COST: '10', ...extra };
+  return { PATH: process.env.PATH, HOME: process.env.HOME, PASSWORD_HASH_COST: '10', SMART_SEARCH_MODEL: 'off', ...extra };
 }
 
 export async function freePort(): Promise<number> {
