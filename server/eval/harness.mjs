@@ -23,7 +23,7 @@ export function evaluationClock() {
   return { now: () => now, advance: (ms) => (now += ms) };
 }
 
-function multipart(fields, file) {
+export function multipart(fields, file) {
   const boundary = `----nimbus${randomUUID()}`;
   const parts = Object.entries(fields).map(([name, value]) =>
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
@@ -37,7 +37,7 @@ function multipart(fields, file) {
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-class Client {
+export class Client {
   constructor(app) {
     this.app = app;
     this.uuid = randomUUID();
