@@ -141,8 +141,8 @@ export class HubClient {
     // Each chunk is on disk before it counts: a transfer that breaks off leaves exactly what arrived, to resume from.
     const handle = await open(dest, resumed ? 'a' : 'w');
     let timer = setTimeout(() => stall.abort(), this.stallMs);
+    const reader = response.body.getReader();
     try {
-      const reader = response.body.getReader();
       for (let next = await reader.read(); !next.done; next = await reader.read()) {
         const chunk = next.value;
         clearTimeout(timer);
@@ -153,6 +153,8 @@ export class HubClient {
         onBytes(chunk.length);
       }
     } catch (err) {
+      // Ends the connection, whose remaining bytes nobody reads.
+      await reader.cancel().catch(() => undefined);
       if (err instanceof HubError || isDiskError(err) || signal?.aborted) throw err;
       throw new HubError(`the download of ${file.path} broke off after ${received} of ${file.size} bytes`, true);
     } finally {
