@@ -176,13 +176,15 @@ export class PeopleRepository {
     await this.db.updateTable('face').set({ personId }).where('id', '=', faceId).where('personId', 'is', null).execute();
   }
 
-  /** People of the account left without any face disappear. */
-  async pruneEmpty(ownerId: string, db: Db = this.db): Promise<void> {
-    await db
+  /** People of the account (or of every account) left without any face disappear. */
+  async pruneEmpty(ownerId: string | null, db: Db = this.db): Promise<void> {
+    let query = db
       .deleteFrom('person')
-      .where('ownerId', '=', ownerId)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('face').select('face.id').whereRef('face.personId', '=', 'person.id'))))
-      .execute();
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('face').select('face.id').whereRef('face.personId', '=', 'person.id'))),
+      );
+    if (ownerId !== null) query = query.where('ownerId', '=', ownerId);
+    await query.execute();
   }
 
   /**

@@ -18,10 +18,12 @@ export function handlePeopleScan(scans: FaceScanService): JobHandler<'people.sca
 /**
  * Photos never scanned by the current detector (stored before people existed, while the account
  * had people off, or whose job was lost): each gets its `people.scan` job, newest first, a batch
- * per run; a full batch schedules the next run.
+ * per run; a full batch schedules the next run. The first run also clears people whose photos
+ * were all deleted since.
  */
 export function handlePeopleBackfill(repo: PeopleRepository, queue: JobQueue, clock: Clock): JobHandler<'people.backfill'> {
   return async ({ ownerId, round }) => {
+    if (!round) await repo.pruneEmpty(ownerId ?? null);
     const photos = await repo.unscanned(DETECTOR, BATCH, ownerId);
     for (const photo of photos) {
       await queue.enqueue(
