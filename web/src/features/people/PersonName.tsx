@@ -1,11 +1,9 @@
+import { PERSON_NAME_MAX } from '@nimbus/common';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { toast } from '../notifications/toast';
 import type { Person } from './people.api';
 import { PEOPLE_MESSAGES, personLabel } from './people-messages';
 import { useUpdatePerson } from './people.queries';
-
-/** Longest name a person may be given. */
-export const PERSON_NAME_MAX = 100;
 
 interface NameFieldProps {
   initial: string;

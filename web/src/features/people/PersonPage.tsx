@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { statusOf } from '../../api/api-error';
+import { ApiError } from '../../api/api-error';
 import { Button } from '../../components/Button';
 import { ArrowBackIcon } from '../../components/icons';
 import { Spinner } from '../../components/Spinner';
@@ -65,7 +65,9 @@ export function PersonPage({ personId }: { personId: string }) {
         </div>
       ) : person.isError ? (
         <p role="alert" className="py-16 text-center text-sm text-red-600">
-          {statusOf(person.error) === 404 ? PEOPLE_MESSAGES.personGone : PEOPLE_MESSAGES.personLoadError}
+          {person.error instanceof ApiError && person.error.code === 'PERSON_NOT_FOUND'
+            ? PEOPLE_MESSAGES.personGone
+            : PEOPLE_MESSAGES.personLoadError}
         </p>
       ) : (
         <>
