@@ -399,9 +399,10 @@ export async function buildApp(config: Config, deps: AppDeps = {}): Promise<Fast
   const streamTokens = new StreamTokenService(config.secrets.secretKey, new SessionRepository(database.db), clock);
 
   // Fetched in the background on first start: until it is ready, search runs on the bundled pipeline.
-  const smartModel = createModelStore(searchConfig.smartModel, app.log);
+  // With search off it is never needed, and shows as off.
+  const smartModel = createModelStore(searchConfig.enabled ? searchConfig.smartModel : null, app.log);
   app.addHook('onClose', () => smartModel.close());
-  if (searchConfig.enabled) void smartModel.ensure();
+  void smartModel.ensure();
   const search = createSearch(searchConfig, {
     db: database.db,
     dialect: database.dialect,

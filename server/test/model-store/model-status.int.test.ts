@@ -25,10 +25,14 @@ describe('the AI model in /health/details and the admin overview', () => {
     await rm(repoDir, { recursive: true, force: true });
   });
 
-  async function appWith(hubUrl: string | null): Promise<{ t: TestApp; admin: SignedUp }> {
+  async function appWith(hubUrl: string | null, searchEnabled = true): Promise<{ t: TestApp; admin: SignedUp }> {
     const modelsDir = await tempDir('models');
     const t = await createTestApp({
-      search: { enabled: true, embeddings: null, smartModel: hubUrl ? { id: REPO, revision: 'main', dir: modelsDir, hubUrl } : null },
+      search: {
+        enabled: searchEnabled,
+        embeddings: null,
+        smartModel: hubUrl ? { id: REPO, revision: 'main', dir: modelsDir, hubUrl } : null,
+      },
       integrity: { scrubIntervalMs: 0, scrubBatchSize: 10, healthToken: TOKEN },
     });
     const close = t.close.bind(t);
@@ -76,7 +80,7 @@ describe('the AI model in /health/details and the admin overview', () => {
     }
   });
 
-  it('shows a failed download with its reason while the server runs on, and "off" without a model', async () => {
+  it('shows a failed download with its reason while the server runs on, and "off" with search off', async () => {
     const down = `127.0.0.1:${await closedPort()}`;
     const { t, admin } = await appWith(`http://${down}`);
     try {
@@ -91,8 +95,10 @@ describe('the AI model in /health/details and the admin overview', () => {
       await t.close();
     }
 
-    const off = await appWith(null);
+    const requests = hub.requests.length;
+    const off = await appWith(hub.url, false);
     try {
+      expect(hub.requests.length).toBe(requests);
       expect(await modelIn(off.t)).toEqual({ model: null, state: 'off', bytesDone: 0, bytesTotal: 0, error: null, dir: null });
       expect(await overviewModel(off.admin)).toEqual({ name: null, state: 'off', bytesDone: 0, bytesTotal: 0, error: null });
     } finally {
