@@ -44,6 +44,7 @@ const photo = await sharp(source)
   .jpeg({ quality: 90 })
   .toBuffer();
 
+const rssBefore = `${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`;
 const load = await timed(async () => {
   await clipImageEmbeddings(dir, [await decodeForClip(photo)]);
   await clipTextEmbeddings(dir, ['warm up']);
@@ -71,4 +72,7 @@ const text = await timed(async () => {
 console.log(
   `clip: query text ${(text.wall / QUERIES.length).toFixed(1)} ms (${(text.cpu / QUERIES.length).toFixed(1)} ms CPU), over ${QUERIES.length}`,
 );
+const rss = () => `${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`;
+console.log(`clip: process resident memory ${rss()} with both halves loaded (${rssBefore} before loading)`);
 await releaseClip();
+console.log(`clip: ${rss()} once released`);

@@ -5,52 +5,81 @@ import { DataType, encodeModel, type Graph } from './onnx-proto.js';
 import { tokenizerFiles } from './tokenizer-files.js';
 
 /**
- * CLIP in miniature with random weights: a ViT image tower and a causal text transformer with one
- * encoder layer each, exported like the hub's ONNX files, so loading, preprocessing, tokenising
- * and inference run for real without the real model's 150 MB.
+ * CLIP in miniature with random weights: a ViT image tower and a causal text transformer (one
+ * encoder layer each, unless a shape says otherwise), exported like the hub's q8 ONNX files, so
+ * loading, preprocessing, tokenising and inference run for real without the real model's 150 MB.
  */
-const IMAGE_SIZE = 32;
-const PATCH_SIZE = 8;
-const HIDDEN = 32;
-const HEADS = 2;
 const MAX_TEXT = 77;
-const PATCHES = (IMAGE_SIZE / PATCH_SIZE) ** 2;
-
 const MODEL_OPTIONS = { opset: 17, irVersion: 8, producer: 'nimbus-tiny-clip' };
 const BATCH = 'batch_size';
+
+/** The sizes of the two towers. */
+export interface ClipShape {
+  imageSize: number;
+  patchSize: number;
+  visionHidden: number;
+  visionHeads: number;
+  textHidden: number;
+  textHeads: number;
+  layers: number;
+}
+
+const TINY: ClipShape = { imageSize: 32, patchSize: 8, visionHidden: 32, visionHeads: 2, textHidden: 32, textHeads: 2, layers: 1 };
+
+/** The sizes of openai/clip-vit-base-patch32: with random weights it costs what the real model costs. */
+export const VIT_B_32_SHAPE: ClipShape = {
+  imageSize: 224,
+  patchSize: 32,
+  visionHidden: 768,
+  visionHeads: 12,
+  textHidden: 512,
+  textHeads: 8,
+  layers: 12,
+};
 
 export interface TinyClipOptions {
   /** Another seed gives another model (other weights, so other vectors). */
   seed?: number;
   /** Length of the image and text embeddings. */
   dims?: number;
+  /** The towers' sizes: tiny unless told. */
+  shape?: ClipShape;
 }
 
-function visionGraph(random: () => number, dims: number): Graph {
+/** `layers` encoder layers over [batch, tokens, hidden]. */
+function encoder(g: GraphBuilder, x: string, layers: number, hidden: number, heads: number, mask?: string): string {
+  let out = x;
+  for (let i = 0; i < layers; i++) out = g.encoderLayer(out, hidden, heads, mask);
+  return out;
+}
+
+function visionGraph(random: () => number, dims: number, shape: ClipShape): Graph {
+  const { imageSize, patchSize, visionHidden: hidden, visionHeads: heads, layers } = shape;
+  const patchCount = (imageSize / patchSize) ** 2;
   const g = new GraphBuilder(random);
-  const patchWeights = g.randomFloats('patch_embedding', [HIDDEN, 3, PATCH_SIZE, PATCH_SIZE], 1 / Math.sqrt(3 * PATCH_SIZE ** 2));
+  const patchWeights = g.randomFloats('patch_embedding', [hidden, 3, patchSize, patchSize], 1 / Math.sqrt(3 * patchSize ** 2));
   const conv = g.op1('Conv', ['pixel_values', patchWeights], {
-    kernel_shape: { ints: [PATCH_SIZE, PATCH_SIZE] },
-    strides: { ints: [PATCH_SIZE, PATCH_SIZE] },
+    kernel_shape: { ints: [patchSize, patchSize] },
+    strides: { ints: [patchSize, patchSize] },
   });
-  const patches = g.op1('Transpose', [g.op1('Reshape', [conv, g.int64s('patch_shape', [3], [0, HIDDEN, -1])])], {
+  const patches = g.op1('Transpose', [g.op1('Reshape', [conv, g.int64s('patch_shape', [3], [0, hidden, -1])])], {
     perm: { ints: [0, 2, 1] },
   });
   // The class token, one per image of the batch: the first patch times zero, plus the token.
   const first = g.op1('Slice', [patches, g.int64s('starts', [1], [0]), g.int64s('ends', [1], [1]), g.int64s('axes', [1], [1])]);
-  const classToken = g.op1('Add', [g.op1('Mul', [first, g.floats('zero', [], [0])]), g.randomFloats('class_embedding', [HIDDEN], 1)]);
+  const classToken = g.op1('Add', [g.op1('Mul', [first, g.floats('zero', [], [0])]), g.randomFloats('class_embedding', [hidden], 1)]);
   const tokens = g.op1('Concat', [classToken, patches], { axis: { i: 1 } });
-  const embedded = g.op1('Add', [tokens, g.randomFloats('position_embedding', [PATCHES + 1, HIDDEN], 0.5)]);
-  const encoded = g.encoderLayer(g.layerNorm(embedded, HIDDEN), HIDDEN, HEADS);
+  const embedded = g.op1('Add', [tokens, g.randomFloats('position_embedding', [patchCount + 1, hidden], 0.5)]);
+  const encoded = encoder(g, g.layerNorm(embedded, hidden), layers, hidden, heads);
   g.output(encoded, 'last_hidden_state');
-  const pooled = g.layerNorm(g.op1('Gather', [encoded, g.int64s('class_index', [], [0])], { axis: { i: 1 } }), HIDDEN);
-  g.output(g.linear(pooled, HIDDEN, dims, false), 'image_embeds');
+  const pooled = g.layerNorm(g.op1('Gather', [encoded, g.int64s('class_index', [], [0])], { axis: { i: 1 } }), hidden);
+  g.output(g.linear(pooled, hidden, dims, false), 'image_embeds');
   return g.graph(
     'clip_vision_with_projection',
-    [{ name: 'pixel_values', dataType: DataType.FLOAT, shape: [BATCH, 3, IMAGE_SIZE, IMAGE_SIZE] }],
+    [{ name: 'pixel_values', dataType: DataType.FLOAT, shape: [BATCH, 3, imageSize, imageSize] }],
     [
       { name: 'image_embeds', dataType: DataType.FLOAT, shape: [BATCH, dims] },
-      { name: 'last_hidden_state', dataType: DataType.FLOAT, shape: [BATCH, PATCHES + 1, HIDDEN] },
+      { name: 'last_hidden_state', dataType: DataType.FLOAT, shape: [BATCH, patchCount + 1, hidden] },
     ],
   );
 }
@@ -59,12 +88,13 @@ function causalMask(size: number): number[] {
   return Array.from({ length: size * size }, (_, i) => (i % size > Math.floor(i / size) ? -1e4 : 0));
 }
 
-function textGraph(random: () => number, dims: number, vocabSize: number): Graph {
+function textGraph(random: () => number, dims: number, vocabSize: number, shape: ClipShape): Graph {
+  const { textHidden: hidden, textHeads: heads, layers } = shape;
   const g = new GraphBuilder(random);
-  const tokens = g.op1('Gather', [g.randomFloats('token_embedding', [vocabSize, HIDDEN], 1), 'input_ids'], { axis: { i: 0 } });
+  const tokens = g.op1('Gather', [g.randomFloats('token_embedding', [vocabSize, hidden], 1), 'input_ids'], { axis: { i: 0 } });
   const length = g.op1('Shape', ['input_ids'], { start: { i: 1 }, end: { i: 2 } });
   const positions = g.op1('Slice', [
-    g.randomFloats('position_embedding', [MAX_TEXT, HIDDEN], 0.5),
+    g.randomFloats('position_embedding', [MAX_TEXT, hidden], 0.5),
     g.int64s('starts', [1], [0]),
     length,
     g.int64s('axes', [1], [0]),
@@ -75,35 +105,33 @@ function textGraph(random: () => number, dims: number, vocabSize: number): Graph
     g.op1('Concat', [length, length], { axis: { i: 0 } }),
     g.int64s('axes', [2], [0, 1]),
   ]);
-  const encoded = g.encoderLayer(g.op1('Add', [tokens, positions]), HIDDEN, HEADS, mask);
-  const final = g.layerNorm(encoded, HIDDEN);
+  const encoded = encoder(g, g.op1('Add', [tokens, positions]), layers, hidden, heads, mask);
+  const final = g.layerNorm(encoded, hidden);
   g.output(final, 'last_hidden_state');
   // CLIP reads the text at its end token, the one with the highest id.
   const end = g.op1('ArgMax', ['input_ids'], { axis: { i: 1 }, keepdims: { i: 1 } });
   const pooled = g.op1('GatherND', [final, end], { batch_dims: { i: 1 } });
-  g.output(g.linear(pooled, HIDDEN, dims, false), 'text_embeds');
+  g.output(g.linear(pooled, hidden, dims, false), 'text_embeds');
   return g.graph(
     'clip_text_with_projection',
     [{ name: 'input_ids', dataType: DataType.INT64, shape: [BATCH, 'sequence_length'] }],
     [
       { name: 'text_embeds', dataType: DataType.FLOAT, shape: [BATCH, dims] },
-      { name: 'last_hidden_state', dataType: DataType.FLOAT, shape: [BATCH, 'sequence_length', HIDDEN] },
+      { name: 'last_hidden_state', dataType: DataType.FLOAT, shape: [BATCH, 'sequence_length', hidden] },
     ],
   );
 }
 
-function configs(dims: number, vocabSize: number, startId: number, endId: number) {
-  const common = {
-    hidden_size: HIDDEN,
-    intermediate_size: HIDDEN * 4,
-    num_attention_heads: HEADS,
-    num_hidden_layers: 1,
+function configs(dims: number, shape: ClipShape, tokens: { vocabSize: number; startId: number; endId: number }) {
+  const tower = (hidden: number, heads: number) => ({
+    hidden_size: hidden,
+    intermediate_size: hidden * 4,
+    num_attention_heads: heads,
+    num_hidden_layers: shape.layers,
     hidden_act: 'quick_gelu',
     layer_norm_eps: 1e-5,
     projection_dim: dims,
-  };
-  const mean = [0.48145466, 0.4578275, 0.40821073];
-  const std = [0.26862954, 0.26130258, 0.27577711];
+  });
   return {
     'config.json': {
       architectures: ['CLIPModel'],
@@ -111,29 +139,35 @@ function configs(dims: number, vocabSize: number, startId: number, endId: number
       projection_dim: dims,
       logit_scale_init_value: 2.6592,
       text_config: {
-        ...common,
+        ...tower(shape.textHidden, shape.textHeads),
         model_type: 'clip_text_model',
         max_position_embeddings: MAX_TEXT,
-        vocab_size: vocabSize,
-        bos_token_id: startId,
-        eos_token_id: endId,
-        pad_token_id: endId,
+        vocab_size: tokens.vocabSize,
+        bos_token_id: tokens.startId,
+        eos_token_id: tokens.endId,
+        pad_token_id: tokens.endId,
       },
-      vision_config: { ...common, model_type: 'clip_vision_model', image_size: IMAGE_SIZE, patch_size: PATCH_SIZE, num_channels: 3 },
+      vision_config: {
+        ...tower(shape.visionHidden, shape.visionHeads),
+        model_type: 'clip_vision_model',
+        image_size: shape.imageSize,
+        patch_size: shape.patchSize,
+        num_channels: 3,
+      },
     },
     'preprocessor_config.json': {
-      crop_size: { height: IMAGE_SIZE, width: IMAGE_SIZE },
+      crop_size: { height: shape.imageSize, width: shape.imageSize },
       do_center_crop: true,
       do_convert_rgb: true,
       do_normalize: true,
       do_rescale: true,
       do_resize: true,
-      image_mean: mean,
-      image_std: std,
+      image_mean: [0.48145466, 0.4578275, 0.40821073],
+      image_std: [0.26862954, 0.26130258, 0.27577711],
       image_processor_type: 'CLIPImageProcessor',
       resample: 3,
       rescale_factor: 1 / 255,
-      size: { shortest_edge: IMAGE_SIZE },
+      size: { shortest_edge: shape.imageSize },
     },
   };
 }
@@ -142,16 +176,17 @@ function configs(dims: number, vocabSize: number, startId: number, endId: number
 export async function writeTinyClip(dir: string, options: TinyClipOptions = {}): Promise<void> {
   const seed = options.seed ?? 1;
   const dims = options.dims ?? 32;
+  const shape = options.shape ?? TINY;
   const tokenizer = tokenizerFiles(MAX_TEXT);
   const json = {
-    ...configs(dims, tokenizer.vocabSize, tokenizer.startId, tokenizer.endId),
+    ...configs(dims, shape, tokenizer),
     'tokenizer.json': tokenizer['tokenizer.json'],
     'tokenizer_config.json': tokenizer['tokenizer_config.json'],
     'special_tokens_map.json': tokenizer['special_tokens_map.json'],
   };
   // One generator per tower, so changing one tower's layout leaves the other's weights alone.
-  const vision = encodeModel(visionGraph(seededRandom(seed * 2 + 1), dims), MODEL_OPTIONS);
-  const text = encodeModel(textGraph(seededRandom(seed * 2 + 2), dims, tokenizer.vocabSize), MODEL_OPTIONS);
+  const vision = encodeModel(visionGraph(seededRandom(seed * 2 + 1), dims, shape), MODEL_OPTIONS);
+  const text = encodeModel(textGraph(seededRandom(seed * 2 + 2), dims, tokenizer.vocabSize, shape), MODEL_OPTIONS);
 
   await mkdir(path.join(dir, 'onnx'), { recursive: true });
   await Promise.all([
