@@ -58,11 +58,15 @@ describe('pictures decoded for the image–text model', () => {
     expect((pixel(image, 128, 300) as number[])[2]).toBeGreaterThan(200);
   });
 
-  it('reads transparency as white, grey as RGB, and leaves a small picture its size', async () => {
+  it('reads transparency as white, grey, 16-bit and CMYK as 8-bit RGB, and leaves a small picture its size', async () => {
     const clear = await decodeForClip(await colour(300, 300, '#00000000', 4).png().toBuffer());
     expect(pixel(clear, 10, 10)).toEqual([255, 255, 255]);
     const grey = await decodeForClip(await colour(300, 280, '#808080').greyscale().png().toBuffer());
     expect(grey.data.byteLength).toBe(grey.width * grey.height * 3);
+    const deep = await decodeForClip(await colour(300, 200, '#ff8000').toColourspace('rgb16').png().toBuffer());
+    expect(pixel(deep, 5, 5)).toEqual([255, 128, 0]);
+    const cmyk = await decodeForClip(await colour(300, 200, '#ff8000').toColourspace('cmyk').jpeg().toBuffer());
+    expect(cmyk.data.byteLength).toBe(300 * 200 * 3);
     const small = await decodeForClip(await colour(120, 60, '#123456').png().toBuffer(), 224);
     expect([small.width, small.height]).toEqual([120, 60]);
   });
