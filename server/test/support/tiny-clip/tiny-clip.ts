@@ -164,6 +164,7 @@ function configs(dims: number, shape: ClipShape, tokens: { vocabSize: number; st
       do_resize: true,
       image_mean: [0.48145466, 0.4578275, 0.40821073],
       image_std: [0.26862954, 0.26130258, 0.27577711],
+      feature_extractor_type: 'CLIPFeatureExtractor',
       image_processor_type: 'CLIPImageProcessor',
       resample: 3,
       rescale_factor: 1 / 255,
