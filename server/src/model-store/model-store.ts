@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SmartModelConfig } from '../config.js';
@@ -156,6 +156,7 @@ export class ModelStore implements SmartModelSource {
   }
 
   private async download(lock: DownloadLock): Promise<void> {
+    await this.sweepLeftovers();
     const listed = await this.hub.listFiles(this.config.id, this.config.revision, this.stop.signal);
     const wanted = this.pick(listed);
     this.state = 'downloading';
@@ -214,10 +215,23 @@ export class ModelStore implements SmartModelSource {
     return wanted;
   }
 
+  /**
+   * What a crash left of this model: a replaced folder not yet removed, the partial files of another
+   * revision. Under the lock, so no other process is using them.
+   */
+  private async sweepLeftovers(): Promise<void> {
+    const flat = this.config.id.replace('/', '--');
+    const current = path.basename(this.partial);
+    for (const name of await readdir(this.config.dir)) {
+      if (name.startsWith(`.old-${flat}-`) || (name.startsWith(`.partial-${flat}@`) && name !== current))
+        await rm(path.join(this.config.dir, name), { recursive: true, force: true });
+    }
+  }
+
   /** A folder already there (an older revision, a damaged copy) is moved aside first: a rename cannot replace a folder. */
   private async moveIntoPlace(): Promise<void> {
     await mkdir(path.dirname(this.folder), { recursive: true });
-    const aside = path.join(this.config.dir, `.old-${randomBytes(4).toString('hex')}`);
+    const aside = path.join(this.config.dir, `.old-${this.config.id.replace('/', '--')}-${randomBytes(4).toString('hex')}`);
     const hadOne = await rename(this.folder, aside).then(
       () => true,
       () => false,

@@ -203,6 +203,16 @@ describe('the model store', () => {
     expect(await leftovers()).toEqual([]);
   });
 
+  it('clears what a crash left of this model, and only of this model', async () => {
+    const flat = REPO.replace('/', '--');
+    const left = [`.old-${flat}-0badc0de`, `.partial-${flat}@v0`, '.old-other--model-12345678', '.partial-other--model@main'];
+    for (const name of left) await mkdir(path.join(modelsDir, name, 'onnx'), { recursive: true });
+    const { store } = storeOf();
+    await store.ensure();
+    expect(store.status().state).toBe('ready');
+    expect((await leftovers()).sort()).toEqual(['.old-other--model-12345678', '.partial-other--model@main']);
+  });
+
   it('keeps the partial files when the server stops in the middle of a download', async () => {
     hub.throttle(500_000);
     const { store } = storeOf();
