@@ -8,6 +8,7 @@ import { DownloadLock } from './download-lock.js';
 import { digestFile } from './file-digest.js';
 import { HubClient, HubError, mismatch, type HubClientOptions, type HubFile } from './hub-client.js';
 import { CLIP_MODEL_FILES, MANIFEST_FILE, type ModelFileNeed, type ModelManifest } from './model-files.js';
+import { ProgressLog } from './progress-log.js';
 import { inspectFolder, isSafeModelId, modelFolder, verifyFolder, type VerifyReport } from './model-on-disk.js';
 import type { ModelStatus, SmartModelSource } from './model-status.js';
 
@@ -251,44 +252,6 @@ export class ModelStore implements SmartModelSource {
       void this.ensure();
     }, delay);
     this.retryTimer.unref();
-  }
-}
-
-/** Start, each tenth, and the end of a download, with the speed. */
-class ProgressLog {
-  private readonly started = performance.now();
-  private lastTenth: number;
-
-  constructor(
-    private readonly log: Logger,
-    private readonly model: string,
-    private readonly total: number,
-    private readonly from: number,
-  ) {
-    this.lastTenth = total > 0 ? Math.floor((from / total) * 10) : 0;
-  }
-
-  update(done: number): void {
-    const tenth = this.total > 0 ? Math.floor((done / this.total) * 10) : 10;
-    if (tenth <= this.lastTenth || tenth >= 10) return;
-    this.lastTenth = tenth;
-    this.log.info(
-      { model: this.model, bytesDone: done, bytesTotal: this.total },
-      `AI model ${this.model}: ${tenth * 10} % (${(done / MB).toFixed(1)} of ${(this.total / MB).toFixed(1)} MB, ${this.speed(done)} MB/s)`,
-    );
-  }
-
-  done(): void {
-    const seconds = (performance.now() - this.started) / 1000;
-    this.log.info(
-      { model: this.model, bytes: this.total },
-      `AI model ${this.model}: ready, ${(this.total / MB).toFixed(1)} MB verified in ${seconds.toFixed(1)} s (${this.speed(this.total)} MB/s)`,
-    );
-  }
-
-  private speed(done: number): string {
-    const seconds = Math.max(0.001, (performance.now() - this.started) / 1000);
-    return ((done - this.from) / MB / seconds).toFixed(1);
   }
 }
 
