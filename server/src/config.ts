@@ -213,7 +213,8 @@ const envSchema = z.object({
   CAPTIONS_API_KEY: text.optional(),
   SMART_SEARCH_MODEL: text
     .refine(
-      (v) => /^(off|[\w.-]+\/[\w.-]+(@[\w./-]+)?)$/.test(v),
+      // Each part names a folder under MODELS_DIR or a revision: '.' and '..' would climb out of it.
+      (v) => /^(off|[\w.-]+\/[\w.-]+(@[\w./-]+)?)$/.test(v) && !v.split(/[/@]/).some((part) => part === '.' || part === '..'),
       'must be off or a model such as Xenova/clip-vit-base-patch32 (optionally @revision)',
     )
     .default(DEFAULT_SMART_SEARCH_MODEL),

@@ -164,12 +164,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ SMART_SEARCH_MODEL: 'off' }, cwd).search.smartModel).toBeNull();
   });
 
-  it.each(['clip', 'a/b/c', 'owner/na me', 'owner/name@', '/name', 'owner/', 'OFF ', 'owner/name@rev@rev', 'x'.repeat(300)])(
-    'refuses SMART_SEARCH_MODEL=%s',
-    (value) => {
-      expect(problemsOf({ SMART_SEARCH_MODEL: value })).toEqual([expect.stringMatching(/^SMART_SEARCH_MODEL: /)]);
-    },
-  );
+  it.each([
+    'clip',
+    'a/b/c',
+    'owner/na me',
+    'owner/name@',
+    '/name',
+    'owner/',
+    'OFF ',
+    'owner/name@rev@rev',
+    'x'.repeat(300),
+    '../x',
+    'owner/..',
+    './name',
+    'owner/name@../x',
+    'owner/name@main/..',
+  ])('refuses SMART_SEARCH_MODEL=%s', (value) => {
+    expect(problemsOf({ SMART_SEARCH_MODEL: value })).toEqual([expect.stringMatching(/^SMART_SEARCH_MODEL: /)]);
+  });
 
   it('refuses a MODELS_URL that is not http(s)', () => {
     expect(problemsOf({ MODELS_URL: 'file:///models' })).toEqual([expect.stringMatching(/^MODELS_URL: /)]);
