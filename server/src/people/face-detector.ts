@@ -81,8 +81,10 @@ function cropOf(picture: Picture, box: FaceBox): Promise<Buffer> {
  */
 export class FaceDetector {
   private readonly pool: WorkerPool;
+  private readonly timeoutMs: number;
 
-  constructor(options: { idleTimeoutMs?: number } = {}) {
+  constructor(options: { idleTimeoutMs?: number; taskTimeoutMs?: number } = {}) {
+    this.timeoutMs = options.taskTimeoutMs ?? TASK_TIMEOUT_MS;
     this.pool = new WorkerPool({
       file: compiledWorker('people/faces.worker.js'),
       threads: 1,
@@ -103,7 +105,7 @@ export class FaceDetector {
       minSide: MIN_SIDE,
       maxFaces: MAX_FACES,
     };
-    const result = await this.pool.run<FaceTaskResult>(task, { timeoutMs: TASK_TIMEOUT_MS });
+    const result = await this.pool.run<FaceTaskResult>(task, { timeoutMs: this.timeoutMs });
     const faces: FoundFace[] = [];
     for (const [i, found] of result.boxes.entries()) {
       // The detector's box may reach past the picture's edge.

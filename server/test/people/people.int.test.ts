@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PeopleNameMatcher } from '../../src/people/people-matcher.js';
 import { PeopleRepository } from '../../src/people/people.repository.js';
 import { upload } from '../helpers/drive.js';
+import { makeDng } from '../media/raw-files.js';
 import { multipartBody } from '../helpers/multipart.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -348,6 +349,22 @@ describe.skipIf(!photos)('people in photos', () => {
       expect(await personOf(later)).toBe(await personOf(ids.cropped!));
       // Names went with the people: the new ones are unnamed.
       expect(again.every((x) => x.name === null)).toBe(true);
+    },
+    SLOW,
+  );
+
+  it(
+    'reads a RAW photo through its upright preview',
+    async () => {
+      // The camera stored its preview sideways, with the orientation that turns it upright.
+      const sideways = await sharp(p.astronaut).rotate(270).jpeg({ quality: 90 }).toBuffer();
+      const raw = (await upload(alice, 'IMG_0001.dng', await makeDng(sideways, 6)))._id;
+      await t.app.background.drainJobs();
+      expect(await scanOf(raw)).toMatchObject({ status: 'done', faceCount: 1 });
+      const [face] = await fileFaces(alice, raw);
+      for (const side of ['x', 'y', 'width', 'height'] as const)
+        expect(Math.abs(face!.box[side] - ASTRONAUT_FACE[side])).toBeLessThan(0.05);
+      expect(face!.personId).toBe(await personOf(ids.cropped!));
     },
     SLOW,
   );
