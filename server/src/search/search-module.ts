@@ -21,6 +21,8 @@ import type { IndexRequests } from './index-requests.js';
 import { SearchIndexer } from './indexer.js';
 import { VectorIndex } from './rank/vector-index.js';
 import { PictureSearch } from './rank/picture-search.js';
+import { ImageVectors } from './rank/image-vectors.js';
+import { PgVectorIndex } from './db/pgvector.js';
 import { PictureModel } from './embed/picture-model.js';
 import { SemanticSearchService } from './search.service.js';
 import type { PeopleMatcher } from './people-match.js';
@@ -74,7 +76,8 @@ export function createSearch(config: SearchConfig, deps: SearchDeps): SearchModu
   const pictureModel = new PictureModel(deps.model, config.smartModel, deps.log);
   const indexer = new SearchIndexer(entries, sources, deps.store, indexPool, forDocuments, deps.clock, captioner, pictureModel);
   const requests = deps.requests;
-  const pictures = new PictureSearch(pictureModel, new VectorIndex(entries, 'image'), queryPool);
+  const pgvector = deps.dialect === 'postgres' ? new PgVectorIndex(deps.db, deps.log) : null;
+  const pictures = new PictureSearch(pictureModel, new ImageVectors(new VectorIndex(entries, 'image'), pgvector), queryPool);
   const service = new SemanticSearchService(
     entries,
     new VectorIndex(entries),
@@ -95,7 +98,9 @@ export function createSearch(config: SearchConfig, deps: SearchDeps): SearchModu
     },
     cpuHeavy: { names: ['search.index-file', 'search.index-folder'], slots },
     async schedule() {
-      if (config.enabled) await deps.queue.enqueue('search.backfill', {}, { dedupeKey: 'search.backfill:0' });
+      if (!config.enabled) return;
+      await deps.queue.enqueue('search.backfill', {}, { dedupeKey: 'search.backfill:0' });
+      await pgvector?.available();
     },
     async close() {
       await Promise.all([indexPool.close(), queryPool.close()]);
