@@ -15,8 +15,8 @@ const MAX_FACES = 50;
 const CROP_SIDE = 160;
 /** Room around the detector's box in the crop (each side, as a share of the box's longer side). */
 const CROP_MARGIN = 0.3;
-/** A pass takes well under a second; a stuck one ends its thread. */
-const TASK_TIMEOUT_MS = 60_000;
+/** A pass takes well under a second of CPU, but a niced thread may wait long on a busy machine; a stuck one ends its thread. */
+const TASK_TIMEOUT_MS = 120_000;
 /** The loaded networks hold about 370 MB: the thread ends this long after its last photo. */
 const IDLE_MS = 60_000;
 
