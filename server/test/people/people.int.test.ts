@@ -300,6 +300,12 @@ describe.skipIf(!photos)('people in photos', () => {
       await t.app.background.drainJobs();
       expect(await fileFaces(alice, ids.astronaut!)).toEqual([]);
       expect(await scanOf(ids.astronaut!)).toMatchObject({ status: 'done', faceCount: 0 });
+      // Her photo restored from its versions: found again, and back with her copies.
+      const { versions } = await json<{ versions: { id: string }[] }>(alice, `/file-service/versions/${ids.astronaut}`);
+      const restored = await alice.post(`/file-service/versions/${ids.astronaut}/${versions[0]!.id}/restore`);
+      expect(restored.statusCode, restored.body).toBe(200);
+      await t.app.background.drainJobs();
+      expect(await personOf(ids.astronaut!)).toBe(await personOf(ids.cropped!));
 
       const corrupt = Buffer.concat([p.cameraman.subarray(0, 2000), Buffer.alloc(4000, 0x41)]);
       const broken = (await upload(alice, 'broken.jpg', corrupt))._id;
