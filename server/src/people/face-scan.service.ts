@@ -2,7 +2,7 @@ import type { FileMediaRepository } from '../db/repositories/file-media.reposito
 import type { FileRepository, FileRow } from '../db/repositories/file.repository.js';
 import type { FaceScanStatus } from '../db/schema.js';
 import { MediaUnprocessableError } from '../media/errors.js';
-import { isHeic, isRawImage } from '../media/formats.js';
+import { isHeic, isRawImage, isThumbnailableImage } from '../media/formats.js';
 import { newId } from '../security/ids.js';
 import { SecretBox } from '../security/secret-box.js';
 import type { Clock } from '../services/clock.js';
@@ -120,6 +120,8 @@ export class FaceScanService {
 
   /** The bytes to look at: the photo itself, or for HEIC and RAW the browser-ready preview made of it. */
   private async pictureOf(file: FileRow): Promise<Picture> {
+    // The formats the thumbnailer reads, and no others (SVG is a program as much as a picture).
+    if (!isThumbnailableImage(file.contentType)) return { skip: `No face scan for ${file.contentType}` };
     if (isHeic(file.contentType) || isRawImage(file.contentType)) {
       const media = await this.deps.media.find(file.id);
       if (!media) throw new PreviewPendingError();
