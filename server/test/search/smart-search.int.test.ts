@@ -24,6 +24,7 @@ import { TestBrowser } from '../helpers/test-browser.js';
 import { startStandInHub, type StandInHub } from '../support/stand-in-hub.js';
 import { writeTinyClip } from '../support/tiny-clip/tiny-clip.js';
 import { closedPort, writeFakeModel } from '../model-store/support.js';
+import { heifEnc, skipWithoutHeifEnc } from '../media/heic-files.js';
 import { TestClock, semanticSearch } from './support.js';
 
 const run = promisify(execFile);
@@ -193,6 +194,21 @@ describe('search with the image–text model fetched from the hub', () => {
     // The words still answer as before.
     expect((await semanticSearch(alice, 'lemon cake')).body.files[0]?._id).toBe(ids.note);
   });
+
+  it.skipIf(skipWithoutHeifEnc)(
+    'embeds a HEIC from its stored preview, once the thumbnail job made it',
+    async () => {
+      const heic = (await upload(alice, 'IMG_0005.HEIC', heifEnc([await photo({ r: 240, g: 200, b: 30 })])))._id;
+      ids.heic = heic;
+      await h.index();
+      await h.app.background.schedule();
+      await h.index();
+      const stored = await entry(h, heic);
+      expect(stored).toMatchObject({ kind: 'photo', imageModelId: pictureModelId(modelConfig(FIRST, modelsDir)) });
+      expect(stored.imageEmbedding?.length).toBe(DIMS);
+    },
+    60_000,
+  );
 
   it('embeds the pictures again, and only them, when the model changes', async () => {
     const before = await entry(h, ids.video!);
