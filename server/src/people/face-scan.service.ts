@@ -32,6 +32,11 @@ export class PreviewPendingError extends Error {
   }
 }
 
+function isPictureFailure(err: unknown): boolean {
+  if (err instanceof MediaUnprocessableError || err instanceof WorkerTimeoutError) return true;
+  return (err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}
+
 type Picture = { image: Buffer } | { skip: string };
 
 /**
@@ -77,11 +82,10 @@ export class FaceScanService {
       try {
         outcome = { status: 'done', error: null, faces: await this.deps.detector.detect(picture.image) };
       } catch (err) {
-        // A picture that cannot be decoded, runs past its deadline or ends its thread fails alone, once.
-        const reason =
-          err instanceof MediaUnprocessableError || err instanceof WorkerTimeoutError
-            ? err.message
-            : `Face detection failed: ${String(err)}`;
+        // A picture that cannot be decoded, runs past its deadline or exhausts its thread's heap
+        // fails alone, once. Anything else (the networks not loading) is the server's, and retries.
+        if (!isPictureFailure(err)) throw err;
+        const reason = err instanceof Error ? err.message : String(err);
         outcome = { status: 'failed', error: reason, faces: [] };
       }
     }
