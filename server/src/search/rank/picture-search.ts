@@ -61,9 +61,16 @@ export class PictureSearch {
       return [];
     }
     this.queries++;
-    const hits = await this.vectors.search(ownerId, model.id, query, filter, limit, neutral);
-    const about = hits.filter((h) => h.score - (h.contrast ?? 0) >= PICTURE_MARGIN);
-    const best = about[0]?.score ?? 0;
-    return about.filter((h) => h.score >= best - PICTURE_RELATIVE_FLOOR);
+    return aboutTheQuery(await this.vectors.search(ownerId, model.id, query, filter, limit, neutral));
   }
+}
+
+/**
+ * The hits (best first, each with its best neutral prompt's score as `contrast`) that match the
+ * query clearly better than they match a neutral prompt, and are near the best of those.
+ */
+export function aboutTheQuery(hits: VectorHit[]): VectorHit[] {
+  const about = hits.filter((h) => h.score - (h.contrast ?? 0) >= PICTURE_MARGIN);
+  const best = about[0]?.score ?? 0;
+  return about.filter((h) => h.score >= best - PICTURE_RELATIVE_FLOOR);
 }
