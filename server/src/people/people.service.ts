@@ -90,8 +90,11 @@ export class PeopleService {
 
   async get(ownerId: string, personId: string): Promise<PersonDto> {
     const [found] = await this.deps.repo.people(ownerId, { personId });
-    if (!found) throw personNotFound();
-    return presentPerson(found);
+    if (found) return presentPerson(found);
+    // Someone whose photos are all in the trash: still theirs to name, with nothing to show.
+    const person = await this.deps.repo.findPerson(ownerId, personId);
+    if (!person) throw personNotFound();
+    return presentPerson({ ...person, faceCount: 0, photoCount: 0, shownCoverId: null });
   }
 
   async update(ownerId: string, personId: string, change: PersonUpdateRequest): Promise<PersonDto> {

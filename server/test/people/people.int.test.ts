@@ -280,6 +280,14 @@ describe.skipIf(!photos)('people in photos', () => {
       expect(stolen.statusCode).toBe(404);
       expect((await people(bob)).map((x) => x.id)).toEqual([bobPerson]);
       expect((await json<PersonDto>(alice, `/people-service/people/${astronaut}`)).name).toBe('Eileen Collins');
+      // With every photo in the trash, a person is out of the list yet still there to open and name.
+      expect((await bob.patch('/file-service/trash', { id: bobs })).statusCode).toBe(200);
+      expect(await people(bob)).toEqual([]);
+      const renamed = await bob.patch(`/people-service/people/${bobPerson}`, { name: 'Me' });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      expect(renamed.json()).toMatchObject({ name: 'Me', photoCount: 0, faceCount: 0, coverFaceId: null });
+      expect((await bob.patch('/file-service/restore', { id: bobs })).statusCode).toBe(200);
+      expect((await people(bob)).map((x) => [x.name, x.photoCount])).toEqual([['Me', 1]]);
       // A person whose last face is removed disappears.
       const [bobsFace] = await fileFaces(bob, bobs);
       expect((await bob.delete(`/people-service/people/${bobPerson}/faces/${bobsFace!.id}`)).statusCode).toBe(200);
