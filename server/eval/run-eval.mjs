@@ -63,6 +63,12 @@ for (const set of sets) {
       onProgress: (m) => console.log(`> ${m}`),
     });
     console.log(report(run));
+    if (modelDir) {
+      const rows = await app.database.db.selectFrom('searchEntry').select('imageEmbedding').where('imageModelId', 'is not', null).execute();
+      console.log(
+        `pictures embedded by the image–text model: ${rows.filter((r) => r.imageEmbedding !== null).length} (${rows.length} looked at)`,
+      );
+    }
   } finally {
     await app.close();
     await rm(dataDir, { recursive: true, force: true });
