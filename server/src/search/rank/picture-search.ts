@@ -29,19 +29,13 @@ export function promptFor(terms: string[]): string {
  * query's text embedding (computed on the query thread) against the pictures' embeddings.
  */
 export class PictureSearch {
-  /** Queries answered through the image–text model since start (the status and tests read it). */
-  queries = 0;
+  private neutral: { modelId: string; vectors: Float32Array[] } | null = null;
 
   constructor(
     private readonly model: PictureModel,
     private readonly vectors: VectorSearch,
     private readonly pool: ComputePool,
   ) {}
-
-  /** Whether a query would use the model now. */
-  get ready(): boolean {
-    return this.model.ready() !== null;
-  }
 
   /** The calibrated hits, best first; none when the model is not ready or fails. */
   async hits(ownerId: string, terms: string[], filter: VectorFilter, limit: number): Promise<VectorHit[]> {
@@ -50,17 +44,18 @@ export class PictureSearch {
     let query: Float32Array;
     let neutral: Float32Array[];
     try {
-      [query, ...neutral] = (await this.pool.run({ type: 'clip-text', dir: model.dir, texts: [promptFor(terms), ...NEUTRAL_PROMPTS] })) as [
-        Float32Array,
-        ...Float32Array[],
-      ];
+      // The neutral prompts' embeddings are the same for every query of a model: computed once.
+      const known = this.neutral?.modelId === model.id ? this.neutral.vectors : null;
+      const texts = [promptFor(terms), ...(known ? [] : NEUTRAL_PROMPTS)];
+      [query, ...neutral] = (await this.pool.run({ type: 'clip-text', dir: model.dir, texts })) as [Float32Array, ...Float32Array[]];
+      if (known) neutral = known;
+      else this.neutral = { modelId: model.id, vectors: neutral };
     } catch (err) {
       // A busy thread is no fault of the model's: this query answers without it.
       if (err instanceof ComputeTimeoutError) return [];
       this.model.failed(model.dir, err instanceof Error ? err.message : String(err));
       return [];
     }
-    this.queries++;
     return aboutTheQuery(await this.vectors.search(ownerId, model.id, query, filter, limit, neutral));
   }
 }
