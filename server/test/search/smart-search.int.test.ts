@@ -64,7 +64,7 @@ interface SmartApp extends TestApp {
   clock: TestClock;
   log: string[];
   index(): Promise<void>;
-  waitForModel(state: 'ready' | 'failed'): Promise<void>;
+  waitForModel(state: 'downloading' | 'ready' | 'failed'): Promise<void>;
 }
 
 function modelConfig(id: string, dir: string, hubUrl = hub.url): SmartModelConfig {
@@ -240,6 +240,33 @@ describe('search with the image–text model fetched from the hub', () => {
     expect(after).toMatchObject({ body: before.body, modelId: before.modelId });
     expect(after.embedding?.equals(before.embedding!)).toBe(true);
     expect((await entry(h, ids.photo!)).imageModelId).toBe(pictureModelId(modelConfig(SECOND, modelsDir)));
+  }, 120_000);
+});
+
+describe('while the image–text model downloads', () => {
+  it('indexes on the bundled pipeline, then embeds those pictures once the model is ready', async () => {
+    hub.throttle(2000);
+    const h = await smartApp(modelConfig(FIRST, await mkdtemp(path.join(work, 'models-'))));
+    try {
+      await h.waitForModel('downloading');
+      const alice = new TestBrowser(h.app);
+      await alice.signUp();
+      const picture = await upload(alice, 'IMG_0006.jpg', await photo({ r: 90, g: 30, b: 160 }));
+      await h.app.background.schedule();
+      await h.index();
+      expect(await entry(h, picture._id)).toMatchObject({ kind: 'photo', imageModelId: null, imageEmbedding: null });
+
+      hub.throttle(null);
+      await h.waitForModel('ready');
+      // No restart: the backfill kept looking while the model downloaded.
+      await h.index();
+      const stored = await entry(h, picture._id);
+      expect(stored.imageModelId).toBe(pictureModelId(modelConfig(FIRST, '')));
+      expect(stored.imageEmbedding?.length).toBe(DIMS);
+    } finally {
+      hub.throttle(null);
+      await h.close();
+    }
   }, 120_000);
 });
 
