@@ -178,15 +178,24 @@ export class SearchIndexer {
   private async embedAgain(file: IndexedFile, model: ReadyPictureModel): Promise<PictureFields> {
     const source = await this.pictureSource(file);
     if (source === 'later') return NO_PICTURE;
-    if (source === null) return this.stored(model, { vector: null });
-    const task = { type: 'clip-image' as const, dir: model.dir, contentType: file.contentType };
-    if (source !== 'own') return this.stored(model, await this.pool.run({ ...task, bytes: source }, [source.buffer as ArrayBuffer]));
-    const content = await readContent(this.store, file).catch(() => null);
-    if (content === null) return this.stored(model, { vector: null });
-    if ('bytes' in content)
-      return this.stored(model, await this.pool.run({ ...task, bytes: content.bytes }, [content.bytes.buffer as ArrayBuffer]));
     try {
-      return this.stored(model, await this.pool.run({ ...task, path: content.path }));
+      return this.stored(model, await this.embedPicture(file, model, source));
+    } catch (err) {
+      // As for the analysis: a picture that outruns its thread's time or memory gets no embedding.
+      if (!isTooCostly(err)) throw err;
+      return this.stored(model, { vector: null });
+    }
+  }
+
+  private async embedPicture(file: IndexedFile, model: ReadyPictureModel, source: 'own' | Uint8Array | null): Promise<PictureVector> {
+    if (source === null) return { vector: null };
+    const task = { type: 'clip-image' as const, dir: model.dir, contentType: file.contentType };
+    if (source !== 'own') return this.pool.run({ ...task, bytes: source }, [source.buffer as ArrayBuffer]);
+    const content = await readContent(this.store, file);
+    if (content === null) return { vector: null };
+    if ('bytes' in content) return this.pool.run({ ...task, bytes: content.bytes }, [content.bytes.buffer as ArrayBuffer]);
+    try {
+      return await this.pool.run({ ...task, path: content.path });
     } finally {
       await content.cleanup();
     }
