@@ -344,7 +344,9 @@ describe('people in questions', () => {
       match(ownerId, terms) {
         asked.push(ownerId);
         if (ownerId !== alice.id || !terms.includes('anna')) return Promise.resolve(null);
-        return Promise.resolve({ terms: ['anna'], fileIds: [files.annaBeach!, files.annaHome!] });
+        // Followed by ids of files deleted since, enough to pass the cap on a person's files.
+        const gone = Array.from({ length: 2500 }, (_, i) => `gone-${i}`);
+        return Promise.resolve({ terms: ['anna'], fileIds: [files.annaBeach!, files.annaHome!, ...gone] });
       },
     };
     const { db, dialect } = h.app.database;
