@@ -294,7 +294,7 @@ export function planPhotos() {
     mine.forEach((portrait, i) => {
       const n = nextName(part, 'IMG');
       photos.push({
-        path: `${folder}/Camera/IMG_${String(2000 + n).padStart(4, '0')}.jpg`,
+        path: `${folder}/Phone/IMG_${String(2000 + n).padStart(4, '0')}.jpg`,
         part,
         kind: 'portrait',
         portrait: portrait.id,

@@ -12,6 +12,7 @@ import { facePhotoFile } from './render.mjs';
 /** A found face is the expected one when their boxes overlap this much, or its centre is inside. */
 const MIN_OVERLAP = 0.1;
 const TOP = 5;
+const UNKNOWN_NAME = 'Maria Gonzalez';
 
 function overlap(a, b) {
   const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
@@ -48,7 +49,7 @@ export function matchFaces(expected, found) {
     usedExpected.add(e);
     identityOfFound[f] = expected[e].identity;
   }
-  return { identityOfFound, matched: usedExpected.size };
+  return { identityOfFound, matched: usedExpected.size, missed: expected.filter((_, e) => !usedExpected.has(e)) };
 }
 
 async function waitForFaces(app, client, clock, onProgress) {
@@ -142,11 +143,14 @@ async function scorePart(app, clock, part, photos, onProgress) {
   let matchedKnown = 0;
   let matched = 0;
   let extra = 0;
+  const missed = [];
   for (const photo of photos) {
     const { faces: found } = await client.request('GET', `/people-service/files/${fileIds.get(photo.path)}/faces`);
     const match = matchFaces(photo.faces, found);
     expected += photo.faces.length;
     matched += match.matched;
+    for (const m of match.missed)
+      if (!isStranger(m.identity)) missed.push({ photo: photo.path, change: photo.change, identity: m.identity });
     const known = photo.faces.filter((f) => !isStranger(f.identity)).length;
     expectedKnown += known;
     found.forEach((face, i) => {
@@ -191,7 +195,12 @@ async function scorePart(app, clock, part, photos, onProgress) {
     const ranked = answer.files.map((f) => pathOf.get(f._id) ?? f.filename);
     q.top = ranked.slice(0, TOP);
     q.hit = q.top.some((p) => shows(p, q.identity, q.scene));
+    // Of the top answers, how many are right, out of as many as there are right photos.
+    const right = photos.filter((p) => shows(p.path, q.identity, q.scene)).length;
+    q.precision = right ? q.top.filter((p) => shows(p, q.identity, q.scene)).length / Math.min(TOP, right) : 0;
   }
+  // Nobody in the account is called this: the answer should be empty, not someone else's face.
+  const stranger = await client.request('POST', '/file-service/semantic-search', { query: UNKNOWN_NAME, userId: 'ignored' });
   const byName = queries.filter((q) => q.identity !== null && q.scene === null);
   const withScene = queries.filter((q) => q.identity !== null && q.scene !== null);
   const sceneOnly = queries.filter((q) => q.identity === null);
@@ -204,6 +213,7 @@ async function scorePart(app, clock, part, photos, onProgress) {
     expectedKnown,
     matchedKnown,
     extra,
+    missed,
     people: clusters.people,
     identities: new Set(faces.map((f) => f.identity)).size,
     purity: clusters.purity,
@@ -211,6 +221,8 @@ async function scorePart(app, clock, part, photos, onProgress) {
     strangerRecall: clusters.strangerRecall,
     perIdentity: clusters.perIdentity,
     nameHitRate: mean(byName.map((q) => (q.hit ? 1 : 0))),
+    namePrecision: mean(byName.map((q) => q.precision)),
+    unknownNameAnswers: stranger.files.length,
     sceneHitRate: mean(withScene.map((q) => (q.hit ? 1 : 0))),
     sceneOnlyHitRate: mean(sceneOnly.map((q) => (q.hit ? 1 : 0))),
     queries,
@@ -246,6 +258,7 @@ export function reportFaces(results) {
       for (const i of r.perIdentity.filter((x) => !isStranger(x.identity))) {
         lines.push(`  ${i.identity.padEnd(16)} ${String(i.faces).padStart(3)} faces in ${i.people} people, largest ${pct(i.recall)}`);
       }
+      for (const m of r.missed) lines.push(`  not found: ${m.identity} in ${m.photo} (${m.change})`);
       for (const q of r.queries) {
         lines.push(`  ${q.hit ? 'ok  ' : 'MISS'} "${q.query}"${q.hit ? '' : `  got ${q.top.slice(0, 3).join(', ') || '(nothing)'}`}`);
       }
@@ -254,6 +267,7 @@ export function reportFaces(results) {
       `  ${r.photos} photos, faces found and grouped in ${r.seconds.toFixed(1)} s (${((r.seconds * 1000) / r.photos).toFixed(0)} ms a photo, all background jobs)`,
       `  detection: ${r.matched}/${r.expected} faces (${pct(r.matched / r.expected)}); known people ${r.matchedKnown}/${r.expectedKnown} (${pct(r.matchedKnown / r.expectedKnown)}); ${r.extra} found where no face was expected`,
       `  clustering: ${r.people} people for ${r.identities} identities; purity ${pct(r.purity)}; recall ${pct(r.recall)} (known people), ${pct(r.strangerRecall)} (strangers)`,
+      `  search by name: precision@${TOP} ${pct(r.namePrecision)}; "${UNKNOWN_NAME}" (nobody) answered with ${r.unknownNameAnswers} files`,
       `  search, a right photo in the top ${TOP}: name ${pct(r.nameHitRate)} of ${count(r, (q) => q.identity && !q.scene)}; name and scene ${pct(r.sceneHitRate)} of ${count(r, (q) => q.identity && q.scene)}; the scene alone ${pct(r.sceneOnlyHitRate)} of ${count(r, (q) => !q.identity)}`,
     );
   }
