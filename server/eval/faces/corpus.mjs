@@ -359,3 +359,27 @@ export function planPhotos() {
 /** The strangers' identity: one per boxed face of a group photo, shared with its mirrored copy. */
 export const strangerId = (file, index) => `stranger:${file.replace(/^faces\//, '')}#${index}`;
 export const isStranger = (identity) => identity.startsWith('stranger:');
+
+/** Packages the test subset may need: a few megabytes, no OpenCV documentation. */
+const SUBSET_PACKAGES = new Set(['dlib', 'mate']);
+const SUBSET_PER_IDENTITY = 4;
+
+/**
+ * The photos of the test suite's share (`server/test/search/face-evaluation.int.test.ts`): the
+ * tuning part's photos made only from dlib's examples and MATE's backdrops, four per identity,
+ * with the pasted groups of those identities and one real group photo.
+ */
+export function subsetPaths() {
+  const fromSmallPackages = new Set(portraits.filter((p) => SUBSET_PACKAGES.has(p.pkg)).map((p) => p.identity));
+  const taken = new Map();
+  const paths = [];
+  for (const photo of planPhotos().filter((p) => p.part === 'tuning')) {
+    if (photo.kind === 'portrait' && fromSmallPackages.has(photo.identities[0])) {
+      const n = taken.get(photo.identities[0]) ?? 0;
+      if (n < SUBSET_PER_IDENTITY) paths.push(photo.path);
+      taken.set(photo.identities[0], n + 1);
+    } else if (photo.kind === 'pasted' && photo.portraits.every((id) => !id.startsWith('single:'))) paths.push(photo.path);
+    else if (photo.kind === 'group' && photo.source === groupPhotos[0].file) paths.push(photo.path);
+  }
+  return new Set(paths);
+}

@@ -181,7 +181,8 @@ async function scorePart(app, clock, part, photos, onProgress) {
     return (identity === null || photo.faces.some((f) => f.identity === identity)) && (scene === null || photo.scene === scene);
   };
   const queries = [];
-  for (const who of identities.filter((i) => i.part === part)) {
+  const present = new Set(photos.flatMap((p) => p.faces.map((f) => f.identity)));
+  for (const who of identities.filter((i) => i.part === part && present.has(i.id))) {
     const theirScenes = new Set(photos.filter((p) => p.faces.some((f) => f.identity === who.id) && p.scene).map((p) => p.scene));
     queries.push({ identity: who.id, scene: null, query: who.name });
     for (const scene of theirScenes) queries.push({ identity: who.id, scene, query: `${who.name} ${scenes[scene].words}` });

@@ -4,14 +4,13 @@
 // upright picture). A manifest from the same plan is kept.
 //   node server/eval/faces/render.mjs
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { packageFile, realMediaDir } from '../fetch-real-media.mjs';
 import { facePackages, planPhotos, portraits, scenes, singlePhotos, strangerId } from './corpus.mjs';
 
 export const facesDir = path.join(realMediaDir, 'faces');
-const manifestFile = path.join(facesDir, 'manifest.json');
 /** Bumped when rendering changes, so a kept manifest is not reused. */
 const RENDER_VERSION = 1;
 
@@ -249,10 +248,15 @@ async function render(photo, index, source, pascal) {
 const planDigest = (plan) =>
   createHash('sha256').update(JSON.stringify({ RENDER_VERSION, plan, portraits, singlePhotos, scenes })).digest('hex');
 
-/** Renders the photos (unless the kept ones come from the same plan); returns the manifest. */
-export async function renderFaces() {
+/**
+ * Renders the photos (unless the kept ones come from the same plan); returns the manifest. `only`:
+ * the paths of a share of them (the test subset), which needs only the packages they come from.
+ */
+export async function renderFaces({ only } = {}) {
   const plan = planPhotos();
-  const digest = planDigest(plan);
+  const wanted = plan.filter((p) => !only || only.has(p.path));
+  const digest = planDigest(wanted);
+  const manifestFile = path.join(facesDir, only ? 'manifest-subset.json' : 'manifest.json');
   if (existsSync(manifestFile)) {
     const kept = JSON.parse(readFileSync(manifestFile, 'utf8'));
     if (kept.digest === digest && kept.photos.every((p) => existsSync(path.join(facesDir, 'files', p.path)))) return kept;
@@ -263,15 +267,20 @@ export async function renderFaces() {
     const source = (pkg, file) => packageFile(pkg, file, scratch);
     const pascal = pascalBoxes(source);
     const photos = [];
+    // Several test processes may render at once: each writes in its own folder and renames into place.
     for (const [index, photo] of plan.entries()) {
+      if (only && !only.has(photo.path)) continue;
       const done = await render(photo, index, source, pascal);
       const target = path.join(facesDir, 'files', photo.path);
       mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, done.data);
+      const partial = path.join(scratch, 'photo.jpg');
+      writeFileSync(partial, done.data);
+      renameSync(partial, target);
       photos.push({ path: photo.path, part: photo.part, kind: photo.kind, change: photo.change, scene: photo.scene, faces: done.faces });
     }
     const manifest = { digest, photos };
-    writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 1)}\n`);
+    writeFileSync(path.join(scratch, 'manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+    renameSync(path.join(scratch, 'manifest.json'), manifestFile);
     return manifest;
   } finally {
     // The unpacked packages are large (opencv-doc's documentation); the .debs stay for the next run.
