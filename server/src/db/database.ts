@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { Database } from './schema.js';
-import { isSqliteBusy, pgOutageTest, withOutageErrors } from './db-errors.js';
+import { DatabaseUnavailableError, isSqliteBusy, pgOutageTest, withOutageErrors } from './db-errors.js';
 
 export type Db = Kysely<Database>;
 export type Dialect = DatabaseConfig['driver'];
@@ -24,12 +24,56 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   // An outage (PostgreSQL out of reach, SQLite locked by another process past the busy timeout)
   // surfaces as DatabaseUnavailableError, a 503; the pool reconnects by itself when it can.
+  const sqlite = config.driver === 'sqlite' ? openSqlite(config.path) : undefined;
   const dialect =
     config.driver === 'sqlite'
-      ? withOutageErrors(new SqliteDialect({ database: openSqlite(config.path) }), isSqliteBusy)
+      ? withOutageErrors(new SqliteDialect({ database: withStatementCache(sqlite!) }), isSqliteBusy)
       : withOutageErrors(new PostgresDialect({ pool: openPgPool(config.url) }), pgOutageTest(loadPg().DatabaseError));
   const db = new Kysely<Database>({ dialect, plugins: [new CamelCasePlugin()] });
+  if (sqlite) rowReaders.set(db, arrayRowReader(db, sqlite));
   return { db, dialect: config.driver, close: () => db.destroy() };
+}
+
+/** Runs a compiled SELECT and answers its rows as arrays of column values, in the order selected. */
+export type ArrayRowReader = (sql: string, parameters: readonly unknown[]) => Promise<unknown[][]>;
+
+const rowReaders = new WeakMap<Db, ArrayRowReader>();
+/** Distinct statements kept prepared for array rows: a few hot queries use them. */
+const ARRAY_STATEMENTS = 100;
+
+/**
+ * On SQLite, a way to read a hot query's rows as arrays rather than objects: better-sqlite3 builds
+ * a row object key by key, which cost more than the rest of reading a page of 50 files (150 µs
+ * against 70). Undefined on PostgreSQL and for a transaction, whose queries stay its own.
+ */
+export function arrayRowReaderOf(db: Db): ArrayRowReader | undefined {
+  return rowReaders.get(db);
+}
+
+function arrayRowReader(db: Db, sqlite: SQLite.Database): ArrayRowReader {
+  // Statements of its own, not from the query builder's cache: `raw` changes a statement, and the
+  // builder's are shared.
+  const prepare = SQLite.prototype.prepare.bind(sqlite);
+  const statements = new Map<string, SQLite.Statement>();
+  const statementOf = (sql: string): SQLite.Statement => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size >= ARRAY_STATEMENTS) statements.delete(statements.keys().next().value!);
+      statement = prepare(sql).raw(true);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+  const read = (sql: string, parameters: readonly unknown[]): unknown[][] => {
+    try {
+      return statementOf(sql).all(parameters) as unknown[][];
+    } catch (err) {
+      throw isSqliteBusy(err) ? new DatabaseUnavailableError(err) : err;
+    }
+  };
+  // Through the builder's one connection, so the read waits for a transaction under way as the
+  // builder's own queries do, and never sees its uncommitted rows.
+  return (sql, parameters) => db.connection().execute(async () => read(sql, parameters));
 }
 
 function openSqlite(file: string): SQLite.Database {
@@ -40,7 +84,7 @@ function openSqlite(file: string): SQLite.Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return withStatementCache(sqlite);
+  return sqlite;
 }
 
 /** Distinct statements kept prepared; the app issues a few hundred shapes of query. */

@@ -1,4 +1,5 @@
-import type { Db, Dialect } from '../database.js';
+import type { Compilable } from 'kysely';
+import { arrayRowReaderOf, type Db, type Dialect } from '../database.js';
 import { nameContains, ownerOfRareMatch, rareNameMatch } from '../queries/name-search.js';
 import type { FileTable, LinkType, MediaKind } from '../schema.js';
 
@@ -24,6 +25,24 @@ const SHOWN_COLUMNS = [
   'trashedAt',
 ] as const satisfies readonly (keyof FileRow)[];
 export type ShownFile = Pick<FileRow, (typeof SHOWN_COLUMNS)[number]>;
+
+/** A row of SHOWN_COLUMNS read as an array, in their order. */
+function shownFileOf(v: unknown[]): ShownFile {
+  return {
+    id: v[0] as string,
+    ownerId: v[1] as string,
+    folderId: v[2] as string | null,
+    filename: v[3] as string,
+    size: v[4] as number,
+    contentType: v[5] as string,
+    mediaKind: v[6] as MediaKind | null,
+    uploadedAt: v[7] as number,
+    thumbnailId: v[8] as string | null,
+    linkType: v[9] as LinkType | null,
+    linkToken: v[10] as string | null,
+    trashedAt: v[11] as number | null,
+  };
+}
 export type FileSort = 'date_asc' | 'date_desc' | 'alp_asc' | 'alp_desc';
 
 /**
@@ -103,7 +122,7 @@ export class FileRepository {
 
   /** The page `list` gives, with the columns a listing shows. */
   async listShown(q: FileListQuery): Promise<ShownFile[]> {
-    return (await this.listQuery(q)).select(SHOWN_COLUMNS).execute();
+    return this.shown((await this.listQuery(q)).select(SHOWN_COLUMNS));
   }
 
   private async listQuery(q: FileListQuery) {
@@ -193,15 +212,24 @@ export class FileRepository {
 
   /** Most recent active files of the owner, with the columns a listing shows. */
   recent(ownerId: string, limit: number): Promise<ShownFile[]> {
-    return this.db
-      .selectFrom('file')
-      .select(SHOWN_COLUMNS)
-      .where('ownerId', '=', ownerId)
-      .where('trashedAt', 'is', null)
-      .orderBy('uploadedAt', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
+    return this.shown(
+      this.db
+        .selectFrom('file')
+        .select(SHOWN_COLUMNS)
+        .where('ownerId', '=', ownerId)
+        .where('trashedAt', 'is', null)
+        .orderBy('uploadedAt', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit),
+    );
+  }
+
+  /** Runs a query selecting SHOWN_COLUMNS: on SQLite reading its rows as arrays, which costs half as much. */
+  private async shown(query: Compilable<ShownFile> & { execute(): Promise<ShownFile[]> }): Promise<ShownFile[]> {
+    const readArrays = arrayRowReaderOf(this.db);
+    if (!readArrays) return query.execute();
+    const { sql, parameters } = query.compile();
+    return (await readArrays(sql, parameters)).map(shownFileOf);
   }
 
   async rename(id: string, filename: string, nameKey: string, now: number): Promise<void> {
