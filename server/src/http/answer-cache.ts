@@ -99,6 +99,19 @@ export function notKept(value: unknown): NotKept {
   return new NotKept(value);
 }
 
+/** An answer already serialized: sent (and kept) as this JSON text. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+export function jsonText(text: string): JsonText {
+  return new JsonText(text);
+}
+
+function bodyOf(value: unknown): Buffer {
+  return Buffer.from(value instanceof JsonText ? value.text : JSON.stringify(value));
+}
+
 /**
  * Answers a signed-in read call from the cache when the owner's drive has not changed since the
  * answer was made, else computes it with `answer` and keeps it. The key is the owner, the call's
@@ -117,8 +130,9 @@ export async function sendCachedJson(
 ): Promise<FastifyReply> {
   const { accountId, driveVersion } = authOf(request);
   if (driveVersion === undefined) {
-    const value = await answer();
-    return reply.send(value instanceof NotKept ? value.value : value);
+    let value = await answer();
+    if (value instanceof NotKept) value = value.value;
+    return value instanceof JsonText ? reply.type(JSON_TYPE).send(bodyOf(value)) : reply.send(value);
   }
   const url = request.url;
   const q = url.indexOf('?');
@@ -128,8 +142,8 @@ export async function sendCachedJson(
   else {
     cache.misses++;
     const value = await answer();
-    if (value instanceof NotKept) return reply.type(JSON_TYPE).send(Buffer.from(JSON.stringify(value.value)));
-    body = Buffer.from(JSON.stringify(value));
+    if (value instanceof NotKept) return reply.type(JSON_TYPE).send(bodyOf(value.value));
+    body = bodyOf(value);
     cache.set(key, driveVersion, body);
   }
   return reply.type(JSON_TYPE).send(body);

@@ -22,14 +22,14 @@ import type { LivePhotoService } from '../../../services/media/live-photo.servic
 import type { SharedDriveService } from '../../../services/sharing/shared-drive.service.js';
 import { assertNotShareRoot, assertSameSpace, type ItemAccess } from '../../../services/sharing/item-access.js';
 import { NotFoundError } from '../../../domain/errors.js';
-import { notKept, sendCachedJson, type AnswerCache } from '../../answer-cache.js';
+import { jsonText, notKept, sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf } from '../../plugins/auth.js';
 import { sendStoredFile } from '../../send-stored-file.js';
 import { parseInput } from '../../validation.js';
 import { binaryAnswer, fileDto, folderDto, messageAnswer, signedIn } from '../../api-schemas.js';
 import { presentFolder, presentSharedFolder } from '../folders/folders.presenter.js';
 import { sharedAccessOf } from '../item-shares/item-shares.presenter.js';
-import { presentFile, presentSharedFile, withMotion } from './files.presenter.js';
+import { presentFile, presentFileListJson, presentSharedFile, withMotion } from './files.presenter.js';
 
 export interface FileRoutesDeps {
   files: FileService;
@@ -87,17 +87,16 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
           if (!reach.share) throw err;
           return notKept((await files.list(reach.ownerId, q)).map((row) => presentSharedFile(row, sharedAccessOf(reach))));
         }
-        const own: FileDto[] = rows.map(presentFile);
         if (q.mediaMode) {
           const photoIds = rows.filter((r) => r.mediaKind === 'photo').map((r) => r.id);
           const motion = await deps.livePhotos.motionOf(callerId, photoIds);
-          return own.map((dto) => withMotion(dto, motion.get(dto._id)));
+          return rows.map((row) => withMotion(presentFile(row), motion.get(row.id)));
         }
-        if (q.search === undefined || q.trashMode || q.mediaMode || q.startAt) return own;
+        if (q.search === undefined || q.trashMode || q.startAt) return jsonText(presentFileListJson(rows));
         const shared = await sharedDrive.search(callerId, q.search, q.limit ?? LIMITS.pageSize, { files: true, folders: false });
-        if (!shared.consulted) return own;
+        if (!shared.consulted) return jsonText(presentFileListJson(rows));
         return notKept([
-          ...own,
+          ...rows.map(presentFile),
           ...shared.files.map(({ row, share }) =>
             presentSharedFile(row, sharedAccessOf({ ownerId: share.owner.id, role: share.role, share })),
           ),
@@ -118,9 +117,9 @@ export function fileRoutes(app: FastifyInstance, deps: FileRoutesDeps): void {
       }),
     },
     async (request, reply) =>
-      sendCachedJson(answers, request, reply, 'file-quick-list', async (): Promise<FileDto[]> => {
+      sendCachedJson(answers, request, reply, 'file-quick-list', async () => {
         const { limit } = parseInput(quickListQuery, request.query);
-        return (await files.quickList(authOf(request).accountId, Math.min(limit, LIMITS.mediaPageSize))).map(presentFile);
+        return jsonText(presentFileListJson(await files.quickList(authOf(request).accountId, Math.min(limit, LIMITS.mediaPageSize))));
       }),
   );
 

@@ -1,5 +1,6 @@
 import type { FolderDto, SharedAccessDto } from '@nimbus/common';
 import type { FolderRow } from '../../../services/drive/folder.service.js';
+import { isoDate } from '../files/files.presenter.js';
 
 export function presentFolder(row: FolderRow): FolderDto {
   return presentSharedFolder(row, undefined);
@@ -12,8 +13,8 @@ export function presentSharedFolder(row: FolderRow, shared: SharedAccessDto | un
     name: row.name,
     parent: shared?.rootId === row.id ? '/' : (row.parentId ?? '/'),
     owner: row.ownerId,
-    createdAt: new Date(row.createdAt).toISOString(),
-    updatedAt: new Date(row.updatedAt).toISOString(),
+    createdAt: isoDate(row.createdAt),
+    updatedAt: isoDate(row.updatedAt),
     trashed: row.trashedAt !== null,
   };
   if (shared) dto.shared = shared;

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileRepository, type FileRow, type ShownFile } from '../../src/db/repositories/file.repository.js';
+import { isoDate, presentFile, presentFileListJson } from '../../src/http/routes/files/files.presenter.js';
+import { fileRow } from '../helpers/rows.js';
+import { TestBrowser } from '../helpers/test-browser.js';
+import { createTestApp, type TestApp } from '../helpers/test-app.js';
+
+/** Names a client may send or a filesystem may hold: quotes, escapes, controls, scripts, emoji, lone surrogates. */
+const NAMES = [
+  'plain.txt',
+  'quote " and \\ backslash.txt',
+  'tab\there, newline\nthere, return\r, \b\f bell\u0007 nul\u0000.txt',
+  '</script><script>alert(1)</script>.html',
+  'ünïcödé — 日本語のファイル.pdf',
+  'emoji 👩‍👩‍👧 family.jpg',
+  'line\u2028separator\u2029.txt',
+  'del\u007f and nbsp\u00a0.txt',
+  'lone \ud800 high.txt',
+  'lone \udc00 low.txt',
+  '{"json":[1,2]}.json',
+  "'single' `back`.txt",
+  ' leading and trailing ',
+  '.hidden',
+  'x'.repeat(255),
+];
+
+const STORABLE_NAMES = NAMES.map((name) => name.replaceAll('\u0000', ''));
+
+/** Rows of every shape a list shows: links or none, thumbnails, videos, trashed, odd sizes and dates. */
+function variedRows(ownerId: string, names = NAMES): FileRow[] {
+  return names.map((name, i) =>
+    fileRow(ownerId, name, {
+      size: [0, 1, 7, 1_234_567_890_123, Number.MAX_SAFE_INTEGER][i % 5]!,
+      uploadedAt: [0, 1, 999, 951_782_400_000, 1_700_000_000_123, 253_402_300_799_999][i % 6]! + i,
+      contentType: i % 3 === 0 ? 'video/mp4' : 'text/plain; charset="utf-8"',
+      mediaKind: (['video', 'photo', null] as const)[i % 3]!,
+      thumbnailId: i % 2 === 0 ? `thumb-${i}` : null,
+      linkType: (['public', 'one', null] as const)[i % 3]!,
+      linkToken: i % 3 === 2 ? null : `token-${i}-"q"`,
+    }),
+  );
+}
+
+describe('presentFileListJson', () => {
+  const shown = (row: FileRow): ShownFile => row;
+
+  it('writes what JSON.stringify writes of the presented files, byte for byte', () => {
+    const rows = variedRows('owner-"1"').map(shown);
+    rows.push(
+      { ...rows[0]!, folderId: 'folder-ü', trashedAt: 5, linkType: 'public', linkToken: null },
+      { ...rows[1]!, linkType: '' as never, linkToken: 'ignored' },
+      { ...rows[2]!, size: Number.NaN },
+      { ...rows[3]!, size: -0, uploadedAt: 253_402_300_800_000 },
+      { ...rows[4]!, size: 1e21, uploadedAt: -1 },
+      { ...rows[5]!, size: 0.5, uploadedAt: 1.5 },
+    );
+    expect(presentFileListJson(rows)).toBe(JSON.stringify(rows.map(presentFile)));
+    expect(presentFileListJson([])).toBe('[]');
+    expect(presentFileListJson(rows.slice(0, 1))).toBe(JSON.stringify([presentFile(rows[0]!)]));
+  });
+
+  it('throws as the presenter does for a date no Date can hold', () => {
+    const [row] = variedRows('o');
+    expect(() => presentFileListJson([{ ...row!, uploadedAt: 8.64e15 + 1 }])).toThrow(RangeError);
+  });
+
+  it('writes dates as toISOString does', () => {
+    const edges = [0, 1, 59_999, 86_399_999, 86_400_000, 951_782_400_000, 951_868_799_999, 4_107_542_400_000, 253_402_300_799_999];
+    for (const ms of edges) expect(isoDate(ms)).toBe(new Date(ms).toISOString());
+    // A fixed spread over 1970–9999, every millisecond field and leap day included.
+    for (let ms = 0; ms < 253_402_300_799_999; ms += 7_919_999_999_983) {
+      for (const d of [0, 1, 86_399_999]) expect(isoDate(ms + d)).toBe(new Date(ms + d).toISOString());
+    }
+    for (const ms of [-1, -86_400_000, 253_402_300_800_000, 8.64e15]) expect(isoDate(ms)).toBe(new Date(ms).toISOString());
+  });
+});
+
+describe('GET /file-service/list answers', () => {
+  let t: TestApp;
+  let alice: TestBrowser;
+  let ownerId: string;
+  let files: FileRepository;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = new TestBrowser(t.app);
+    ({ id: ownerId } = await alice.signUp());
+    files = new FileRepository(t.app.database.db, t.app.database.dialect);
+    // PostgreSQL stores no NUL in text.
+    for (const row of variedRows(ownerId, STORABLE_NAMES)) await files.insert(row);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('the JSON of the rows read in full, presented as before, for each sort and page', async () => {
+    for (const sort of ['date_asc', 'date_desc', 'alp_asc', 'alp_desc'] as const) {
+      for (const limit of [50, 4]) {
+        const response = await alice.get(`/file-service/list?sortBy=${sort}&limit=${limit}`);
+        expect(response.statusCode).toBe(200);
+        const rows = await files.list({ ownerId, folderId: null, trashMode: false, sort, limit });
+        expect(rows.length).toBe(Math.min(limit, NAMES.length));
+        expect(response.body).toBe(JSON.stringify(rows.map(presentFile)));
+        // The kept answer is the same bytes.
+        expect((await alice.get(`/file-service/list?sortBy=${sort}&limit=${limit}`)).body).toBe(response.body);
+      }
+    }
+  });
+
+  it('the rows a listing shows, whichever way the database hands them over', async () => {
+    const q = { ownerId, folderId: null, trashMode: false, sort: 'alp_asc' as const, limit: 50 };
+    const full = await files.list(q);
+    const shown = await files.listShown(q);
+    expect(shown).toEqual(
+      full.map((r) => ({
+        id: r.id,
+        ownerId: r.ownerId,
+        folderId: r.folderId,
+        filename: r.filename,
+        size: r.size,
+        contentType: r.contentType,
+        mediaKind: r.mediaKind,
+        uploadedAt: r.uploadedAt,
+        thumbnailId: r.thumbnailId,
+        linkType: r.linkType,
+        linkToken: r.linkToken,
+        trashedAt: r.trashedAt,
+      })),
+    );
+    // Inside a transaction the builder reads them itself.
+    const inTransaction = await t.app.database.db
+      .transaction()
+      .execute((trx) => new FileRepository(trx, t.app.database.dialect).listShown(q));
+    expect(inTransaction).toEqual(shown);
+  });
+
+  it('the quick list: the JSON of the recent rows, presented as before', async () => {
+    const response = await alice.get('/file-service/quick-list?limit=10');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(JSON.stringify((await files.recent(ownerId, 10)).map(presentFile)));
+  });
+});
