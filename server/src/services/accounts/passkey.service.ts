@@ -1,15 +1,11 @@
 import { PASSKEY_LIMITS } from '@nimbus/common';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  type WebAuthnCredential,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+  WebAuthnCredential,
 } from '@simplewebauthn/server';
 import type { PasskeyRepository, PasskeyRow } from '../../db/repositories/passkey.repository.js';
 import type { ThrottlePolicy, LoginThrottleRepository } from '../../db/repositories/login-throttle.repository.js';
@@ -26,6 +22,9 @@ import type { AccountRow } from '../../db/repositories/account.repository.js';
 import type { SecurityRecorder } from './security-log.service.js';
 
 export type { PasskeyRow } from '../../db/repositories/passkey.repository.js';
+
+/** The WebAuthn library (with its X.509 and ASN.1 parsers), loaded at the first passkey request, not at start. */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** The part of the second-factor tickets (helper T's SecondFactorTickets) a passkey step uses. */
 export interface SignInTickets {
@@ -120,7 +119,9 @@ export class PasskeyService {
     await this.confirmKnownFactor(account, proof, caller);
     const owned = await this.passkeys.listOwned(account.id);
     if (owned.length >= PASSKEY_LIMITS.maxPerAccount) throw tooMany();
-    const options = await generateRegistrationOptions({
+    const options = await (
+      await webauthn()
+    ).generateRegistrationOptions({
       rpName: 'Nimbus',
       rpID: this.rpID,
       userName: account.email,
@@ -152,7 +153,9 @@ export class PasskeyService {
     const challenge = await this.spendChallenge(response.response.clientDataJSON, 'register', accountId, browserId);
     let verification;
     try {
-      verification = await verifyRegistrationResponse({
+      verification = await (
+        await webauthn()
+      ).verifyRegistrationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: this.origin,
@@ -210,7 +213,9 @@ export class PasskeyService {
 
   /** For a sign-in without an e-mail: no credentials are named, the browser offers the site's discoverable ones. */
   async signInOptions(browserId: string, caller: Caller): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthn()
+    ).generateAuthenticationOptions({
       rpID: this.rpID,
       userVerification: 'preferred',
       timeout: PASSKEY_LIMITS.challengeMs,
@@ -243,7 +248,9 @@ export class PasskeyService {
     const accountId = await this.ticketsOrThrow().peek(ticket, browserId);
     const owned = await this.passkeys.listOwned(accountId);
     if (owned.length === 0) throw refused();
-    const options = await generateAuthenticationOptions({
+    const options = await (
+      await webauthn()
+    ).generateAuthenticationOptions({
       rpID: this.rpID,
       userVerification: 'preferred',
       timeout: PASSKEY_LIMITS.challengeMs,
@@ -278,7 +285,9 @@ export class PasskeyService {
     let verification;
     try {
       // Refuses a counter that did not move forward (a cloned authenticator), another origin, a bad signature.
-      verification = await verifyAuthenticationResponse({
+      verification = await (
+        await webauthn()
+      ).verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: this.origin,

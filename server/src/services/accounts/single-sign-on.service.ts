@@ -1,5 +1,5 @@
 import type { SsoError } from '@nimbus/common';
-import * as oidc from 'openid-client';
+import type { Configuration as ProviderConfiguration } from 'openid-client';
 import type { OidcConfig } from '../../config.js';
 import type { AccountRepository, AccountRow } from '../../db/repositories/account.repository.js';
 import type { OidcRepository } from '../../db/repositories/oidc.repository.js';
@@ -15,6 +15,9 @@ import type { SignupGate } from './signup-gate.js';
 /** From the redirect to the provider to its return: long enough to type a password and a code. */
 const LOGIN_TTL_MS = 10 * 60_000;
 const PROVIDER_TIMEOUT_S = 10;
+
+/** The OpenID Connect client, loaded at the first single sign-on, not at start. */
+const openidClient = () => import('openid-client');
 
 /** A single sign-on refused; the browser is sent back to the login screen with this code. */
 export class SsoFailure extends Error {
@@ -35,7 +38,7 @@ export class SsoFailure extends Error {
  * started (so nobody can make another browser finish their sign-in); the rest stays in a row.
  */
 export class SingleSignOnService {
-  private discovered: Promise<oidc.Configuration> | null = null;
+  private discovered: Promise<ProviderConfiguration> | null = null;
 
   constructor(
     private readonly config: OidcConfig,
@@ -54,6 +57,7 @@ export class SingleSignOnService {
   /** The provider's authorization address, and the state the browser must keep in a cookie. */
   async start(browserId: string): Promise<{ redirectTo: string; state: string }> {
     const provider = await this.provider();
+    const oidc = await openidClient();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const codeVerifier = oidc.randomPKCECodeVerifier();
@@ -97,6 +101,7 @@ export class SingleSignOnService {
     login: { nonce: string; codeVerifier: string },
   ): Promise<{ subject: string; email: string | null; emailVerified: boolean }> {
     const provider = await this.provider();
+    const oidc = await openidClient();
     try {
       const tokens = await oidc.authorizationCodeGrant(provider, currentUrl, {
         pkceCodeVerifier: login.codeVerifier,
@@ -168,7 +173,7 @@ export class SingleSignOnService {
   }
 
   /** Discovered once; a failure is not kept, so a provider that was down is tried again next time. */
-  private provider(): Promise<oidc.Configuration> {
+  private provider(): Promise<ProviderConfiguration> {
     this.discovered ??= this.discover().catch((err: unknown) => {
       this.discovered = null;
       throw new SsoFailure('provider_error', `The identity provider could not be reached: ${(err as Error).message}`);
@@ -176,8 +181,9 @@ export class SingleSignOnService {
     return this.discovered;
   }
 
-  private async discover(): Promise<oidc.Configuration> {
+  private async discover(): Promise<ProviderConfiguration> {
     const insecure = new URL(this.config.issuer).protocol === 'http:';
+    const oidc = await openidClient();
     const configuration = await oidc.discovery(
       new URL(this.config.issuer),
       this.config.clientId,
