@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { parseBlob, selectCover } from 'music-metadata';
 import type { ByteRange } from '../storage/blob-store.js';
 import { MediaUnprocessableError } from './errors.js';
 
@@ -105,6 +104,7 @@ export async function readAudioTags(
   options: AudioTagOptions = {},
 ): Promise<AudioTags> {
   if (size === 0) throw new MediaUnprocessableError('The file is empty');
+  const { parseBlob, selectCover } = await import('music-metadata');
   const reader = new BlockReader(size, open, options.maxBytes ?? MAX_BYTES);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {

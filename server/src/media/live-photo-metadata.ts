@@ -1,5 +1,3 @@
-import exifr from 'exifr';
-
 /** Where an Android motion photo's video sits in the file: bytes `start` to `end` (exclusive). */
 export interface ClipSpan {
   start: number;
@@ -55,6 +53,7 @@ export function appleContentId(note: Uint8Array): string | null {
 
 /** The raw maker note of a JPEG or HEIC, as exifr finds it; null when there is none or it cannot be read. */
 async function makerNoteOf(data: Buffer): Promise<Uint8Array | null> {
+  const { default: exifr } = await import('exifr');
   const parsed = (await exifr
     .parse(data, {
       makerNote: true,

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
 import mime from 'mime-types';
 import type { MediaKind } from '../db/schema.js';
 import { RAW_IMAGE_TYPES } from './formats.js';
@@ -12,7 +11,8 @@ export const SNIFF_BYTES = 4100;
  * Text formats have no magic number, so the extension decides for them.
  */
 export async function detectContentType(head: Buffer, filename: string): Promise<string> {
-  const sniffed = head.length > 0 ? await fileTypeFromBuffer(head) : undefined;
+  // The sniffer and its tables load at the first file that needs them, not at start.
+  const sniffed = head.length > 0 ? await (await import('file-type')).fileTypeFromBuffer(head) : undefined;
   // Most RAW formats are TIFF inside and only some carry a mark the sniffer knows (a NEF or ORF often
   // reads as plain TIFF); a TIFF named as a RAW is taken as that RAW.
   const raw = RAW_IMAGE_TYPES.get(path.extname(filename).slice(1).toLowerCase());

@@ -1,4 +1,3 @@
-import exifr from 'exifr';
 import { exifSource } from '../../media/exif.js';
 import { sharp } from '../../media/sharp.js';
 import { capWords, validDate, type Analysis } from './analysis.js';
@@ -22,6 +21,7 @@ interface Exif {
 /** EXIF date and place of a photo; OCR text when it looks like a document, else what it shows. */
 export async function analyzeImage(bytes: Uint8Array): Promise<Analysis> {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const { default: exifr } = await import('exifr');
   const exif = ((await exifr.parse(exifSource(buffer), { gps: true, tiff: true, exif: true, xmp: false, icc: false }).catch(() => null)) ??
     {}) as Exif;
   const place = exif.latitude !== undefined && exif.longitude !== undefined ? placeOf(exif.latitude, exif.longitude) : null;
