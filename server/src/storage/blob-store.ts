@@ -109,6 +109,18 @@ export interface EncryptedWriteResult {
   wrappedKey: string;
 }
 
+export interface EncryptedWriteOptions {
+  /** Past this many plaintext bytes the write fails with BlobTooLargeError. */
+  maxBytes?: number;
+  /** Sees each piece of the plaintext as it is read, before it is sealed; it may keep it, not change it. */
+  onBytes?: (bytes: Buffer) => void;
+  /**
+   * The caller owns `plaintext`: a failed write stops reading it but leaves it open (an HTTP
+   * request whose error answer must still reach the client), rather than destroying it.
+   */
+  keepSource?: boolean;
+}
+
 /**
  * Encryption at rest over any BlobStore: AES-256-GCM in fixed-size chunks with a per-file
  * data key wrapped by the master key, so a range read decrypts only the chunks it touches.
@@ -119,7 +131,7 @@ export interface EncryptedStore {
    * fails with BlobTooLargeError. On any failure (including the source stream erroring, i.e.
    * an aborted upload) nothing is left in the store.
    */
-  write(key: string, plaintext: Readable, options?: { maxBytes?: number }): Promise<EncryptedWriteResult>;
+  write(key: string, plaintext: Readable, options?: EncryptedWriteOptions): Promise<EncryptedWriteResult>;
   /**
    * Plaintext bytes of a stored object (whole, or an inclusive range of the plaintext).
    * `size` is the plaintext size recorded at write. The stream errors with BlobIntegrityError

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Readable } from 'node:stream';
 import { assertValidRange } from './blob-key.js';
-import { BlobIntegrityError, type BlobStore, type ByteRange, type EncryptedStore, type EncryptedWriteResult } from './blob-store.js';
+import {
+  BlobIntegrityError,
+  type BlobStore,
+  type ByteRange,
+  type EncryptedStore,
+  type EncryptedWriteOptions,
+  type EncryptedWriteResult,
+} from './blob-store.js';
 import { openChunks, type OpenPlan } from './chunk-cipher.js';
 import { assertChunkSize, ChunkLayout, DEFAULT_CHUNK_SIZE, encodeHeader } from './chunk-format.js';
 import { HashPool } from './hash-pool.js';
@@ -55,11 +62,13 @@ export class ChunkedEncryptedStore implements EncryptedStore {
     return this.hashPool.threads;
   }
 
-  async write(key: string, plaintext: Readable, options: { maxBytes?: number } = {}): Promise<EncryptedWriteResult> {
+  async write(key: string, plaintext: Readable, options: EncryptedWriteOptions = {}): Promise<EncryptedWriteResult> {
     const dataKey = { key: randomBytes(32), chunkSize: this.chunkSize };
     const sealed = new SealingStream(plaintext, {
       seal: { key: dataKey.key, header: encodeHeader(this.chunkSize), chunkSize: this.chunkSize },
       maxBytes: options.maxBytes,
+      onBytes: options.onBytes,
+      keepSource: options.keepSource,
       batchBytes: this.batchBytes,
       maxHashing: BATCHES_HASHING,
       maxAhead: BATCHES_AHEAD,
@@ -70,7 +79,7 @@ export class ChunkedEncryptedStore implements EncryptedStore {
       stored = await this.inner.put(key, sealed);
     } catch (err) {
       sealed.destroy();
-      plaintext.destroy();
+      if (!options.keepSource) plaintext.destroy();
       // The store reports its own side of the failure; the cause is the source or the cap.
       throw sealed.failure ?? err;
     }

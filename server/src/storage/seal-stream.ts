@@ -16,6 +16,10 @@ export interface SealingOptions {
   maxAhead: number;
   /** Hashes files bigger than one batch; null hashes them on this thread. */
   hashPool: HashPool | null;
+  /** Sees each piece of plaintext as it is read, before it is sealed. */
+  onBytes?: (bytes: Buffer) => void;
+  /** The source is the caller's: stopping early leaves it open instead of destroying it. */
+  keepSource?: boolean;
 }
 
 /**
@@ -74,18 +78,20 @@ export class SealingStream extends Readable {
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
     this.job?.drop();
-    if (!this.source.readableEnded) this.source.destroy();
+    if (!this.source.readableEnded && !this.options.keepSource) this.source.destroy();
     this.signal();
     callback(error);
   }
 
   private async pump(): Promise<void> {
-    const { maxBytes, batchBytes } = this.options;
+    const { maxBytes, batchBytes, onBytes, keepSource } = this.options;
+    const pieces = (keepSource ? this.source.iterator({ destroyOnReturn: false }) : this.source) as AsyncIterable<Buffer | string>;
     try {
-      for await (const piece of this.source as AsyncIterable<Buffer | string>) {
+      for await (const piece of pieces) {
         const input = typeof piece === 'string' ? Buffer.from(piece) : piece;
         this.size += input.length;
         if (maxBytes !== undefined && this.size > maxBytes) throw new BlobTooLargeError(maxBytes);
+        onBytes?.(input);
         for (let offset = 0; offset < input.length;) {
           // A full batch goes only once more bytes arrive: only then is it known not to hold the final chunk.
           if (this.filled === batchBytes) await this.flush(false);

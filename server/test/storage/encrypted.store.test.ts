@@ -276,6 +276,21 @@ describe.each(stores)('encrypted store over $name', ({ setup, wholeReads }) => {
     expect(exact.size).toBe(1_000);
   });
 
+  it('shows every piece to onBytes and, with keepSource, leaves a refused source open for its caller', async () => {
+    const plaintext = randomBytes(1_000);
+    const seen: Buffer[] = [];
+    const written = await sut.write(freshKey(), streamOf(plaintext, 100), { onBytes: (b) => seen.push(Buffer.from(b)) });
+    expect(Buffer.concat(seen)).toEqual(plaintext);
+    expect(written.sha256).toBe(sha256(plaintext));
+
+    const source = streamOf(randomBytes(1_001), 100);
+    await expect(sut.write(freshKey(), source, { maxBytes: 1_000, keepSource: true })).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect(source.destroyed).toBe(false);
+    const dropped = streamOf(randomBytes(1_001), 100);
+    await expect(sut.write(freshKey(), dropped, { maxBytes: 1_000 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    expect(dropped.destroyed).toBe(true);
+  });
+
   it('stores nothing when the plaintext source fails mid-way', async () => {
     const before = await fixture.leftovers();
     const key = freshKey();

@@ -1,4 +1,4 @@
-import { Transform, type Readable, type TransformCallback } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { FileRow } from '../../db/repositories/file.repository.js';
 import type { QuotaPolicy } from '../admin/quota-policy.js';
 import { TusUploadRepository } from '../../db/repositories/tus-upload.repository.js';
@@ -16,26 +16,23 @@ import type { TransferMeter } from '../../observability/metrics.js';
 import type { Content, ContentAuthor, FileVersions } from '../versions/file-versions.js';
 
 /**
- * Keeps the first bytes of a stream for content sniffing while passing everything through; it
- * also counts them for the transfer metrics, so uploads cost no further stage.
+ * Keeps the first bytes of an upload for content sniffing and counts them for the transfer
+ * metrics; the store shows it each piece as it reads it, so an upload costs no stream stage of its own.
  */
-class HeadCapture extends Transform {
+class HeadCapture {
   private parts: Buffer[] = [];
   private captured = 0;
 
-  constructor(private readonly meter: TransferMeter | undefined) {
-    super();
-  }
+  constructor(private readonly meter: TransferMeter | undefined) {}
 
-  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+  readonly take = (chunk: Buffer): void => {
     this.meter?.uploaded(chunk.length);
     if (this.captured < SNIFF_BYTES) {
       const part = chunk.subarray(0, SNIFF_BYTES - this.captured);
       this.parts.push(part);
       this.captured += part.length;
     }
-    done(null, chunk);
-  }
+  };
 
   get head(): Buffer {
     return Buffer.concat(this.parts);
@@ -244,15 +241,16 @@ export class UploadService {
         : quotaBytes - (await this.uow.repos.files.bytesCharged(ownerId)) + (await this.uow.repos.versions.bytesOf(ownerId)) + replacing;
     if (left !== null && left <= 0) throw quotaExceeded(quotaBytes!);
     const head = new HeadCapture(this.transfers);
-    body.on('error', (err) => head.destroy(err));
-    // The store reads `head` only once it starts pulling; a body that fails before then (a client
+    // The store reads `body` only once it starts pulling; a body that fails before then (a client
     // cut off mid-part) would otherwise be an unhandled 'error' that ends the process. The store
     // still sees the failure: reading a destroyed stream rejects with its error.
-    head.on('error', () => undefined);
+    body.on('error', () => undefined);
     const maxBytes = Math.min(maxUploadBytes ?? Infinity, left ?? Infinity, cap);
     let written;
     try {
-      written = await this.store.write(storageKey, body.pipe(head), Number.isFinite(maxBytes) ? { maxBytes } : {});
+      // The body stays the caller's: an upload refused part-way still gets its answer.
+      const options = { onBytes: head.take, keepSource: true };
+      written = await this.store.write(storageKey, body, Number.isFinite(maxBytes) ? { ...options, maxBytes } : options);
     } catch (err) {
       if (err instanceof BlobTooLargeError) {
         if (left !== null && left < (maxUploadBytes ?? Infinity)) throw quotaExceeded(quotaBytes!);
