@@ -2,7 +2,8 @@
 // AI search on, SQLite): at rest 2 s and 10 s after it answers, at the peak of a 1 GiB upload and of
 // its download with curl (another process), and after 30 s idle. Peaks are VmHWM from /proc, reset
 // before each transfer. Prints the figures beside the targets and the load; asserts nothing.
-// BENCH_BYTES changes the size, BENCH_MEMORY_ROUNDS the transfers.
+// BENCH_BYTES changes the size, BENCH_MEMORY_ROUNDS the transfers; BENCH_NODE_ARGS adds Node flags
+// to the server's, to compare.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -61,7 +62,11 @@ try {
   for (let written = 0; written < SIZE; written += block.length) await handle.write(block, 0, Math.min(block.length, SIZE - written));
   await handle.close();
 
-  server = await startServer({ dataDir: path.join(dir, 'data'), env: { SEMANTIC_SEARCH: process.env.SEMANTIC_SEARCH ?? 'on' } });
+  server = await startServer({
+    dataDir: path.join(dir, 'data'),
+    env: { SEMANTIC_SEARCH: process.env.SEMANTIC_SEARCH ?? 'on' },
+    nodeArgs: (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  });
   pid = server.child.pid;
   const started = Date.now();
   await sleep(2000);
@@ -111,7 +116,11 @@ try {
   await sleep(30_000);
   row('after the transfers and 30 s idle', memory(pid).rss, TARGET_AT_REST);
 
-  const flags = [...serverNodeArgs, ...Object.entries(serverEnv).map(([k, v]) => `${k}=${v}`)].join(' ');
+  const flags = [
+    ...serverNodeArgs,
+    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ...Object.entries(serverEnv).map(([k, v]) => `${k}=${v}`),
+  ].join(' ');
   console.log(`\nServer resident memory (SQLite; npm start's flags and environment: ${flags})`);
   console.log(['What', 'RSS', 'Target', '', 'Threads', 'Load (1 min)'].join(' | '));
   for (const r of rows) console.log(r.join(' | '));
