@@ -13,11 +13,9 @@
 // twice as long. With this floor they ran 4, and resident memory stayed the same: those buffers
 // die young and go with the young generation.
 //
-// V8's --optimize-for-size collects the garbage of start-up within seconds instead of at the first
-// idle collection (about 30 s), and grows the heap in smaller steps: 102–105 MiB resident 10 s
-// after start instead of 121, 150–168 MiB at the peak of a 1 GiB transfer instead of 176–195, and
-// transfers no slower in a run after one without it. A fixed malloc trim threshold of 1 MiB hands
-// freed memory back to the system (glibc otherwise raises it with every large buffer freed): after
-// a transfer and 30 s idle 132–134 MiB instead of 151.
-export const serverNodeArgs = ['--max-semi-space-size=4', '--initial-old-space-size=64', '--optimize-for-size'];
-export const serverEnv = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '1048576' };
+// Tried and not used (npm run bench memory, 2026-11-27): V8's --optimize-for-size (102–105 MiB
+// resident 10 s after start instead of 121, lower transfer peaks, but a file list made anew took
+// twice the CPU: 780–1,020 µs against 350–520), and MALLOC_TRIM_THRESHOLD_=1048576 (no change at
+// rest, at the peaks or after idling).
+export const serverNodeArgs = ['--max-semi-space-size=4', '--initial-old-space-size=64'];
+export const serverEnv = { MALLOC_ARENA_MAX: '2' };
