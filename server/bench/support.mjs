@@ -32,6 +32,8 @@ export async function startServer({ dataDir, env = {}, nodeArgs = [] }) {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       SEMANTIC_SEARCH: 'off',
+      // Benchmarks never reach the model hub; one that measures the image–text model passes its own.
+      SMART_SEARCH_MODEL: 'off',
       ...env,
     },
     stdio: 'inherit',
