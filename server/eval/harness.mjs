@@ -77,24 +77,33 @@ export function corpusFiles(subset, set = 'legacy') {
 }
 
 /**
- * `app` is a built server using `clock` from evaluationClock(). Returns per-query results and
- * the summary figures.
+ * The drive folder id for a relative folder path ('.' is the root), creating missing folders on the
+ * way down once each; `onCreate` hears of every folder made.
  */
-export async function runEvaluation(app, clock, { subset = false, set = 'legacy', onProgress = () => {} } = {}) {
-  const client = new Client(app);
-  await client.request('POST', '/user-service/create', { email: `eval-${randomUUID()}@example.com`, password: 'evaluation' });
+export function folderMaker(client, onCreate = () => {}) {
   const folders = new Map();
-  const names = new Map();
   const folderFor = async (dir) => {
     if (dir === '.') return '/';
     if (!folders.has(dir)) {
       const parent = await folderFor(path.dirname(dir));
       const folder = await client.request('POST', '/folder-service/create', { name: path.basename(dir), parent });
       folders.set(dir, folder._id);
-      names.set(folder._id, `folder:${dir}`);
+      onCreate(folder._id, dir);
     }
     return folders.get(dir);
   };
+  return folderFor;
+}
+
+/**
+ * `app` is a built server using `clock` from evaluationClock(). Returns per-query results and
+ * the summary figures.
+ */
+export async function runEvaluation(app, clock, { subset = false, set = 'legacy', onProgress = () => {} } = {}) {
+  const client = new Client(app);
+  await client.request('POST', '/user-service/create', { email: `eval-${randomUUID()}@example.com`, password: 'evaluation' });
+  const names = new Map();
+  const folderFor = folderMaker(client, (id, dir) => names.set(id, `folder:${dir}`));
   const files = corpusFiles(subset, set);
   for (const file of files) {
     const parent = await folderFor(path.dirname(file));

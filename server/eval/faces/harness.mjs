@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { Client, multipart } from '../harness.mjs';
+import { Client, folderMaker, multipart } from '../harness.mjs';
 import { PARTS, identities, identityOf, isStranger, scenes } from './corpus.mjs';
 import { facePhotoFile } from './render.mjs';
 
@@ -65,16 +65,7 @@ async function waitForFaces(app, client, clock, onProgress) {
 }
 
 async function uploadPart(client, photos) {
-  const folders = new Map();
-  const folderFor = async (dir) => {
-    if (dir === '.') return '/';
-    if (!folders.has(dir)) {
-      const parent = await folderFor(path.dirname(dir));
-      const folder = await client.request('POST', '/folder-service/create', { name: path.basename(dir), parent });
-      folders.set(dir, folder._id);
-    }
-    return folders.get(dir);
-  };
+  const folderFor = folderMaker(client);
   const fileIds = new Map();
   for (const photo of photos) {
     // Without the part's folder: both parts look like one camera roll.
