@@ -135,13 +135,12 @@ function expandErrors(route: RouteOptions): void {
  * and hold no data. Register before any route, so every route is seen.
  *
  * Route schemas are for the document only: handlers validate with `parseInput` (and its
- * VALIDATION_FAILED answers), and answers are serialized as plain JSON with every field kept.
+ * VALIDATION_FAILED answers), and answers are serialized as plain JSON with every field kept
+ * (the compilers `buildApp` gives Fastify ignore the schemas).
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   const toJsonSchema = createJsonSchemaTransform({ skipList: [] });
   const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
-  app.setValidatorCompiler(() => () => true);
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   const routes: ApiRoute[] = [];
   app.decorate('apiRoutes', routes);
   app.addHook('onRoute', (route) => {
