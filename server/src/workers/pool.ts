@@ -39,6 +39,9 @@ export class WorkerPool {
       maxThreads: Math.max(1, options.threads),
       concurrentTasksPerWorker: options.tasksPerThread ?? 1,
       idleTimeout: options.idleTimeoutMs ?? 60_000,
+      // Nothing reads Piscina's run and wait time histograms, and they took 0.36 MB of native memory
+      // each, two per pool, from the moment the pool is made.
+      recordTiming: false,
       // Without inherited flags: a loader or --input-type of the parent must not change the worker.
       execArgv: [],
       ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),

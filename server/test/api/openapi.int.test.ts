@@ -2,6 +2,7 @@ import { ERROR_CODES } from '@nimbus/common';
 import { validate } from '@readme/openapi-parser';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { statusOf } from '../../src/http/plugins/error-handler.js';
 import type { ApiRoute } from '../../src/http/plugins/openapi.js';
 import { upload } from '../helpers/drive.js';
@@ -100,6 +101,18 @@ describe('the API reference', () => {
       }
     }
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps no zod schema of an error answer beside the routes: they are made with the document', () => {
+    const errorSchemas = t.app.apiRoutes.flatMap((route) =>
+      Object.values(
+        (route.schema?.response ?? {}) as Record<string, { description?: string; content?: Record<string, { schema: unknown }> }>,
+      )
+        .filter((entry) => entry.description?.startsWith('Error: '))
+        .map((entry) => entry.content?.['application/json']?.schema),
+    );
+    expect(errorSchemas.length).toBeGreaterThan(100);
+    expect(errorSchemas.filter((schema) => schema instanceof z.ZodType)).toEqual([]);
   });
 
   it('serves the browsable reference with its own assets, under the server CSP', async () => {

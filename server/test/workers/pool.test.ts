@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { Piscina } from 'piscina';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WorkerPool, WorkerTimeoutError } from '../../src/workers/pool.js';
 
@@ -20,6 +21,14 @@ describe('the worker pool', () => {
     expect(results.map((r) => r.echo)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(new Set(results.map((r) => r.thread)).size).toBeLessThanOrEqual(2);
     expect(pool.threads).toBeLessThanOrEqual(2);
+  });
+
+  it('keeps no timing histograms', async () => {
+    pool = new WorkerPool({ file: FIXTURE, threads: 1 });
+    await pool.run<Echo>({ echo: 1 });
+    const { piscina } = pool as unknown as { piscina: Piscina };
+    expect(piscina.histogram.runTime).toBeUndefined();
+    expect(piscina.histogram.waitTime).toBeUndefined();
   });
 
   it('a task that throws rejects alone; the next one runs', async () => {

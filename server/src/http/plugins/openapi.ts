@@ -53,22 +53,60 @@ export function errorBody(codes: readonly [ErrorCode, ...ErrorCode[]]) {
   });
 }
 
+interface ErrorEntry {
+  description: string;
+  content: { 'application/json': { schema: object } };
+}
+
+/**
+ * Stands for `errorBody` of the entry's codes until the document is made. Every route has a few
+ * error answers, and their zod schemas took about 6 MB of heap from start to exit while only the
+ * document needs them; Fastify needs only a schema to be there (its serializer ignores it).
+ */
+const PENDING_ERROR_BODY = Object.freeze({});
+const errorEntries = new Map<string, ErrorEntry>();
+const codesOfEntry = new WeakMap<object, readonly [ErrorCode, ...ErrorCode[]]>();
+
+/** One entry per list of codes, shared by the routes that answer with it. */
+function errorEntry(codes: readonly [ErrorCode, ...ErrorCode[]]): ErrorEntry {
+  const key = codes.join(' ');
+  let entry = errorEntries.get(key);
+  if (!entry) {
+    entry = {
+      description: `Error: ${codes.join(', ')} (see docs/errors.md)`,
+      content: { 'application/json': { schema: PENDING_ERROR_BODY } },
+    };
+    errorEntries.set(key, entry);
+    codesOfEntry.set(entry, codes);
+  }
+  return entry;
+}
+
 /** The `response` entries for error codes: one per status, listing its codes. */
-export function errorResponses(codes: Iterable<ErrorCode>): Record<number, unknown> {
+export function errorResponses(codes: Iterable<ErrorCode>): Record<number, ErrorEntry> {
   const byStatus = new Map<number, Set<ErrorCode>>();
   for (const code of codes) {
     const status = statusOf(code);
     byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
   }
-  const responses: Record<number, unknown> = {};
-  for (const [status, set] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const list = [...set].sort() as [ErrorCode, ...ErrorCode[]];
-    responses[status] = {
-      description: `Error: ${list.join(', ')} (see docs/errors.md)`,
-      content: { 'application/json': { schema: errorBody(list) } },
-    };
-  }
+  const responses: Record<number, ErrorEntry> = {};
+  for (const [status, set] of [...byStatus].sort(([a], [b]) => a - b))
+    responses[status] = errorEntry([...set].sort() as [ErrorCode, ...ErrorCode[]]);
   return responses;
+}
+
+/** A route's schema as the document describes it: its error entries with their bodies' schemas. */
+function withErrorBodies<T extends FastifySchema>(schema: T): T {
+  const response = schema.response as Record<string, unknown> | undefined;
+  if (!response) return schema;
+  const described: Record<string, unknown> = {};
+  for (const [status, entry] of Object.entries(response)) {
+    const codes = typeof entry === 'object' && entry !== null ? codesOfEntry.get(entry) : undefined;
+    described[status] = codes
+      ? { description: (entry as ErrorEntry).description, content: { 'application/json': { schema: errorBody(codes) } } }
+      : entry;
+  }
+  return { ...schema, response: described };
 }
 
 /** Twins of a route (its HEAD, its path with a trailing slash) share its schema object. */
@@ -97,12 +135,12 @@ function expandErrors(route: RouteOptions): void {
  * and hold no data. Register before any route, so every route is seen.
  *
  * Route schemas are for the document only: handlers validate with `parseInput` (and its
- * VALIDATION_FAILED answers), and answers are serialized as plain JSON with every field kept.
+ * VALIDATION_FAILED answers), and answers are serialized as plain JSON with every field kept
+ * (the compilers `buildApp` gives Fastify ignore the schemas).
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  const toJsonSchema = createJsonSchemaTransform({ skipList: [] });
   const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
-  app.setValidatorCompiler(() => () => true);
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   const routes: ApiRoute[] = [];
   app.decorate('apiRoutes', routes);
   app.addHook('onRoute', (route) => {
@@ -149,7 +187,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'meta', description: 'This reference' },
       ],
     },
-    transform: createJsonSchemaTransform({ skipList: [] }),
+    transform: (document) => toJsonSchema({ ...document, schema: document.schema && withErrorBodies(document.schema) }),
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: DOCS_PREFIX,
