@@ -50,6 +50,19 @@ export function isGrowable(store: BlobStore): store is GrowableBlobStore {
   return 'writeAt' in store && 'promote' in store;
 }
 
+/**
+ * A body whose pieces a store may hand back once it has written them and holds them no more, so
+ * the producer refills them instead of allocating new ones. A store that keeps pieces longer (to
+ * retry a request) simply never hands them back.
+ */
+export interface RecyclingBody {
+  recycle(piece: Buffer): void;
+}
+
+export function isRecycling(body: object): body is RecyclingBody {
+  return typeof (body as Partial<RecyclingBody>).recycle === 'function';
+}
+
 /** One stored object as a listing sees it. */
 export interface StoredObject {
   key: string;

@@ -20,11 +20,11 @@ export interface EncryptedStoreOptions {
   /** Plaintext bytes per sealed chunk: the unit a range read fetches and decrypts. */
   chunkSize?: number;
   /**
-   * Worker threads that compute the SHA-256 of uploads bigger than one batch, started on first use;
-   * 0 hashes on the calling thread. Defaults to one per core beyond the first (1 to 4).
+   * Worker threads that compute the SHA-256 of uploads bigger than one batch and seal them, started
+   * on first use; 0 does both on the calling thread. Defaults to one per core beyond the first (1 to 4).
    */
   hashWorkers?: number;
-  /** Plaintext bytes sealed (and handed to a hashing worker) at a time, rounded down to whole chunks. */
+  /** Plaintext bytes sealed (by a hashing worker) at a time, rounded down to whole chunks. */
   batchBytes?: number;
 }
 

@@ -1,11 +1,14 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { WorkerPool, compiledWorker } from '../workers/pool.js';
 import type { ContentDigest } from './content-digest.js';
-import type { HashBatch, HashedBatch } from './hash.worker.js';
+import type { HashBatch, HashedBatch, SealOrder } from './hash.worker.js';
 
 export interface HashJobListener {
-  /** A batch was hashed and its buffer can be refilled; `digest` is set after the final one. */
-  hashed(buffer: Buffer, digest: ContentDigest | undefined): void;
+  /**
+   * A batch was hashed and its buffer is back: sealed in place when asked (its first `stored` bytes
+   * are then the stored form), else ready to be refilled. `digest` is set after the final one.
+   */
+  hashed(buffer: Buffer, digest: ContentDigest | undefined, stored: number | undefined): void;
   /** The job cannot go on (its worker stopped); no further calls follow. */
   failed(error: Error): void;
 }
@@ -21,13 +24,16 @@ export class HashJob {
 
   /**
    * Hashes the first `length` bytes of `buffer`, which moves to the worker (it is unusable here
-   * until it comes back through the listener). After the final batch the listener gets the digests.
+   * until it comes back through the listener). With `seal`, `buffer` holds `length` plaintext bytes
+   * in their stored layout and comes back sealed; `hash: false` then leaves them out of the digests.
+   * After the final batch the listener gets the digests.
    */
-  update(buffer: Buffer, length: number, isFinal: boolean): void {
+  update(buffer: Buffer, length: number, isFinal: boolean, seal?: SealOrder, hash = true): void {
     if (this.ended) throw new Error('The hash job was dropped');
     if (buffer.byteOffset !== 0 || buffer.length !== buffer.buffer.byteLength)
       throw new RangeError('Only a whole ArrayBuffer can be handed over');
-    this.port.postMessage({ data: buffer, length, isFinal } satisfies HashBatch, [buffer.buffer as ArrayBuffer]);
+    const batch: HashBatch = seal ? { data: buffer, length, isFinal, seal, hash } : { data: buffer, length, isFinal };
+    this.port.postMessage(batch, [buffer.buffer as ArrayBuffer]);
   }
 
   /** Abandons the job: its remaining replies are ignored and its task ends. */
@@ -51,8 +57,8 @@ export class HashJob {
 }
 
 /**
- * Computes the digests of uploads on the shared worker pool, so hashing runs beside parsing and
- * encryption on another core. A stream stays on one thread (a hash is sequential); threads start
+ * Computes the digests of uploads, and seals their batches, on the shared worker pool, so that work
+ * runs on another core beside the request thread reading the body and storing what was sealed. A stream stays on one thread (a hash is sequential); threads start
  * with the first stream and end when idle.
  */
 export class HashPool {
@@ -78,7 +84,7 @@ export class HashPool {
     const job = new HashJob(port1);
     port1.on('message', (reply: HashedBatch) => {
       if (reply.digest !== undefined) job.finished();
-      listener.hashed(Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength), reply.digest);
+      listener.hashed(Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength), reply.digest, reply.stored);
     });
     this.pool.run<ContentDigest | null>({ port: port2 }, { transfer: [port2] }).then(
       () => undefined,

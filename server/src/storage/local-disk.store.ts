@@ -14,7 +14,14 @@ import path from 'node:path';
 import { Readable, Writable, finished } from 'node:stream';
 import { promisify } from 'node:util';
 import { assertValidKey, assertValidRange, isValidKey } from './blob-key.js';
-import { BlobNotFoundError, type ByteRange, type GrowableBlobStore, type ListableBlobStore, type StoredObject } from './blob-store.js';
+import {
+  BlobNotFoundError,
+  isRecycling,
+  type ByteRange,
+  type GrowableBlobStore,
+  type ListableBlobStore,
+  type StoredObject,
+} from './blob-store.js';
 import { fsWriteError } from './storage-errors.js';
 
 export interface LocalDiskStoreOptions {
@@ -291,6 +298,7 @@ export class LocalDiskStore implements GrowableBlobStore, ListableBlobStore {
  */
 async function writeAll(body: Readable, fd: number, start = 0, flushEvery = 0): Promise<number> {
   let size = 0;
+  const recycler = isRecycling(body) ? body : null;
   const flusher = flushEvery > 0 ? new EarlyFlusher(fd, flushEvery) : null;
   // The caller closes the descriptor once this returns, even on failure; a write still queued
   // then could land in whatever file reuses the number, so none may outlive this call.
@@ -305,7 +313,12 @@ async function writeAll(body: Readable, fd: number, start = 0, flushEvery = 0): 
       for (const piece of pieces) bytes += piece.length;
       size += bytes;
       writing = writePieces(fd, pieces, at);
-      writing.then(() => (flusher?.written(bytes), done()), done);
+      writing.then(() => {
+        // Written, and this store keeps no reference: the producer may refill them.
+        if (recycler) for (const piece of pieces) recycler.recycle(piece);
+        flusher?.written(bytes);
+        done();
+      }, done);
     },
   });
   try {

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { isGrowable, type BlobStore } from './blob-store.js';
-import { openChunks, sealChunks, type SealKey } from './chunk-cipher.js';
+import { openChunks, sealInPlace, storedOffsetOf, type SealKey } from './chunk-cipher.js';
 import { ChunkLayout, DEFAULT_CHUNK_SIZE, encodeHeader } from './chunk-format.js';
 import { ContentHasher, type ContentDigest } from './content-digest.js';
 import type { HashPool } from './hash-pool.js';
 import { assertMasterKey, unwrapDataKey, wrapDataKey } from './key-wrap.js';
-import { RunningHashes, type RunningHash } from './running-hash.js';
+import { RunningHashes, type RunningHash, type Sealed } from './running-hash.js';
 
 /** A resumable upload's place in storage: where its bytes go and the key they are sealed with. */
 export interface ResumableTarget {
@@ -39,6 +39,8 @@ export class BodyTooLongError extends Error {
 
 /** Plaintext gathered before sealing: whole chunks, as the upload path seals them. */
 const BATCH_BYTES = 1024 * 1024;
+/** Batches of one piece being sealed at once: one on the worker while the next is read. */
+const BATCHES_SEALING = 2;
 
 function segmentKey(target: Pick<ResumableTarget, 'storageKey'>, segment: number): string {
   return `tus/${target.storageKey}-${segment}`;
@@ -90,37 +92,69 @@ export class ResumableStore {
     let kept = 0;
     let broken: unknown = null;
     const offset = options.offset;
+    const hash = options.hash;
+    const chunkSize = seal.chunkSize;
+    const plaintextBytes = BATCH_BYTES - (BATCH_BYTES % chunkSize) || chunkSize;
+    const batchBytes = storedOffsetOf(chunkSize, plaintextBytes);
+    // Batches laid out as stored, refilled once written (the disk store hands them back).
+    const spare: Buffer[] = [];
+    const owned = new WeakSet<ArrayBufferLike>();
+    const recycle = (piece: Buffer): void => {
+      if (!owned.has(piece.buffer) || spare.length >= BATCHES_SEALING + 1) return;
+      owned.delete(piece.buffer);
+      spare.push(Buffer.from(piece.buffer, 0, batchBytes));
+    };
     async function* sealed(): AsyncGenerator<Buffer> {
-      const batch = Buffer.allocUnsafe(BATCH_BYTES - (BATCH_BYTES % seal.chunkSize) || seal.chunkSize);
+      let batch = spare.pop() ?? Buffer.allocUnsafeSlow(batchBytes);
       let filled = 0;
-      const flush = async (isFinal: boolean): Promise<Buffer[]> => {
-        const whole = isFinal ? filled : filled - (filled % seal.chunkSize);
-        if (whole === 0 && !isFinal) return [];
-        const plaintext = batch.subarray(0, whole);
-        await options.hash?.update(plaintext);
-        const records = sealChunks(seal, (offset + kept) / seal.chunkSize, plaintext, isFinal);
+      // Batches being hashed and sealed (on a worker when the hash has one) while the next is read.
+      const sealing: Promise<Sealed>[] = [];
+      const flush = (isFinal: boolean): void => {
+        const whole = isFinal ? filled : filled - (filled % chunkSize);
+        if (whole === 0 && !isFinal) return;
+        const firstIndex = (offset + kept) / chunkSize;
+        sealing.push(
+          hash
+            ? hash.seal(seal, firstIndex, batch, whole, isFinal)
+            : Promise.resolve({ batch, stored: sealInPlace(seal, firstIndex, batch, whole, isFinal) }),
+        );
         kept += whole;
-        batch.copy(batch, 0, whole, filled);
-        filled -= whole;
-        return records;
+        // A part of a chunk left over is only ever the end of a broken body: it is not kept.
+        filled = 0;
+        batch = spare.pop() ?? Buffer.allocUnsafeSlow(batchBytes);
+      };
+      const done = async (): Promise<Buffer> => {
+        const { batch: back, stored } = await sealing.shift()!;
+        owned.add(back.buffer);
+        return back.subarray(0, stored);
       };
       try {
-        for await (const piece of body as AsyncIterable<Buffer>) {
-          options.onBytes?.(piece);
-          for (let at = 0; at < piece.length;) {
-            if (offset + kept + filled + (piece.length - at) > target.length) throw new BodyTooLongError();
-            const copied = piece.copy(batch, filled, at);
-            filled += copied;
-            at += copied;
-            if (filled === batch.length) yield* await flush(offset + kept + filled === target.length);
+        try {
+          for await (const piece of body as AsyncIterable<Buffer>) {
+            options.onBytes?.(piece);
+            for (let at = 0; at < piece.length;) {
+              if (offset + kept + filled + (piece.length - at) > target.length) throw new BodyTooLongError();
+              const wanted = Math.min(piece.length - at, chunkSize - (filled % chunkSize), plaintextBytes - filled);
+              const copied = piece.copy(batch, storedOffsetOf(chunkSize, filled), at, at + wanted);
+              filled += copied;
+              at += copied;
+              if (filled === plaintextBytes) {
+                flush(offset + kept + filled === target.length);
+                if (sealing.length >= BATCHES_SEALING) yield await done();
+              }
+            }
           }
+        } catch (err) {
+          if (err instanceof BodyTooLongError || !options.keepPartial) throw err;
+          broken = err;
         }
-      } catch (err) {
-        if (err instanceof BodyTooLongError || !options.keepPartial) throw err;
-        broken = err;
+        const complete = offset + kept + filled === target.length;
+        if (filled > 0 || (complete && kept === 0 && layout.plaintextSize === 0)) flush(complete && broken === null);
+        while (sealing.length > 0) yield await done();
+      } finally {
+        // Batches still being sealed when the piece failed: their outcome no longer matters.
+        for (const pending of sealing) pending.catch(() => undefined);
       }
-      const complete = offset + kept + filled === target.length;
-      if (filled > 0 || (complete && kept === 0 && layout.plaintextSize === 0)) yield* await flush(complete && broken === null);
     }
     const inner = this.inner;
     if (isGrowable(inner)) {
@@ -130,7 +164,7 @@ export class ResumableStore {
         if (offset === 0) yield seal.header;
         yield* sealed();
       };
-      await inner.writeAt(partialKey(target), position, Readable.from(headed()));
+      await inner.writeAt(partialKey(target), position, Object.assign(Readable.from(headed()), { recycle }));
     } else {
       await inner.put(segmentKey(target, options.segment), Readable.from(sealed()));
     }

@@ -1,3 +1,4 @@
+import { sealInPlace, type SealKey } from './chunk-cipher.js';
 import { ContentHasher, type ContentDigest } from './content-digest.js';
 import type { HashJob, HashPool } from './hash-pool.js';
 
@@ -5,10 +6,22 @@ import type { HashJob, HashPool } from './hash-pool.js';
 export interface RunningHash {
   /** Adds bytes; the caller may reuse its buffer once this resolves. */
   update(bytes: Buffer): Promise<void>;
+  /**
+   * Adds the `length` plaintext bytes of `batch`, which lies in its stored layout from chunk
+   * `firstIndex` on, and seals it in place (see `sealInPlace`). The batch is this hash's until it
+   * comes back sealed in the answer (with its stored length); it may be another Buffer over the
+   * same memory. Calls may overlap; they are done in the order made.
+   */
+  seal(key: SealKey, firstIndex: number, batch: Buffer, length: number, isFinal: boolean): Promise<Sealed>;
   /** The digests of everything fed; the hash is spent. */
   digest(): Promise<ContentDigest>;
   /** Abandons it (its upload failed a piece or went quiet). */
   drop(): void;
+}
+
+export interface Sealed {
+  batch: Buffer;
+  stored: number;
 }
 
 /** Batches a pooled hash may have on the worker at once: bounds its memory, keeps the worker busy. */
@@ -23,6 +36,11 @@ class LocalHash implements RunningHash {
     return Promise.resolve();
   }
 
+  seal(key: SealKey, firstIndex: number, batch: Buffer, length: number, isFinal: boolean): Promise<Sealed> {
+    const stored = sealInPlace(key, firstIndex, batch, length, isFinal, (plaintext) => this.hasher.update(plaintext));
+    return Promise.resolve({ batch, stored });
+  }
+
   digest(): Promise<ContentDigest> {
     return Promise.resolve(this.hasher.digest());
   }
@@ -30,10 +48,15 @@ class LocalHash implements RunningHash {
   drop(): void {}
 }
 
-/** Hashes on the shared worker pool, so the request thread only seals and stores. */
+/**
+ * Hashes on the shared worker pool, so the request thread only moves bytes: a batch to seal is
+ * hashed and sealed there in one go; bytes only to hash are copied into a buffer of its own.
+ */
 class PooledHash implements RunningHash {
   private inFlight = 0;
   private readonly spare: Buffer[] = [];
+  /** What to do with each batch the worker sends back, in the order they were sent. */
+  private readonly replies: { done: (buffer: Buffer, stored: number | undefined) => void; fail?: (error: Error) => void }[] = [];
   private wake: (() => void) | undefined;
   private failure: Error | null = null;
   private readonly result: Promise<ContentDigest>;
@@ -45,9 +68,9 @@ class PooledHash implements RunningHash {
     // A dropped hash's digest is never asked for: an unobserved rejection is not a fault.
     this.result.catch(() => undefined);
     this.job = pool.open({
-      hashed: (buffer, digest) => {
+      hashed: (buffer, digest, stored) => {
         this.inFlight -= 1;
-        this.spare.push(buffer);
+        this.replies.shift()?.done(buffer, stored);
         if (digest !== undefined) this.settle.resolve(digest);
         this.signal();
       },
@@ -60,25 +83,51 @@ class PooledHash implements RunningHash {
   }
 
   async update(bytes: Buffer): Promise<void> {
-    while (this.inFlight >= MAX_IN_FLIGHT && !this.failure) await new Promise<void>((resolve) => (this.wake = resolve));
-    if (this.failure) throw this.failure;
+    await this.room();
     const buffer = this.bufferFor(bytes.length);
     bytes.copy(buffer);
-    this.inFlight += 1;
-    this.job!.update(buffer, bytes.length, false);
+    this.send(buffer, bytes.length, false, { done: (back) => this.spare.push(back) });
+  }
+
+  async seal(key: SealKey, firstIndex: number, batch: Buffer, length: number, isFinal: boolean): Promise<Sealed> {
+    await this.room();
+    // A worker that fails answers no more batches: the caller hears of it instead of waiting.
+    return new Promise<Sealed>((resolve, reject) =>
+      this.send(
+        batch,
+        length,
+        false,
+        { done: (back, stored) => resolve({ batch: back, stored: stored ?? 0 }), fail: reject },
+        { ...key, firstIndex, isFinal },
+      ),
+    );
   }
 
   digest(): Promise<ContentDigest> {
-    if (!this.failure) {
-      this.inFlight += 1;
-      this.job!.update(this.bufferFor(0), 0, true);
-    }
+    if (!this.failure) this.send(this.bufferFor(0), 0, true, { done: (back) => this.spare.push(back) });
     return this.result;
   }
 
   drop(): void {
     this.job?.drop();
     this.fail(new Error('The running hash was dropped'));
+  }
+
+  private async room(): Promise<void> {
+    while (this.inFlight >= MAX_IN_FLIGHT && !this.failure) await new Promise<void>((resolve) => (this.wake = resolve));
+    if (this.failure) throw this.failure;
+  }
+
+  private send(
+    buffer: Buffer,
+    length: number,
+    isFinal: boolean,
+    reply: PooledHash['replies'][number],
+    seal?: Parameters<HashJob['update']>[3],
+  ): void {
+    this.inFlight += 1;
+    this.replies.push(reply);
+    this.job!.update(buffer, length, isFinal, seal);
   }
 
   private bufferFor(length: number): Buffer {
@@ -91,6 +140,7 @@ class PooledHash implements RunningHash {
   private fail(error: Error): void {
     this.failure ??= error;
     this.settle.reject(this.failure);
+    for (const pending of this.replies.splice(0)) pending.fail?.(this.failure);
     this.signal();
   }
 
@@ -134,6 +184,7 @@ export class RunningHashes {
     };
     return {
       update: (bytes) => hash.update(bytes),
+      seal: (key, firstIndex, batch, length, isFinal) => hash.seal(key, firstIndex, batch, length, isFinal),
       digest: () => hash.digest().finally(release),
       drop: () => (hash.drop(), release()),
     };

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
-import { BlobTooLargeError } from './blob-store.js';
-import { sealChunks, type SealKey } from './chunk-cipher.js';
+import { BlobTooLargeError, type RecyclingBody } from './blob-store.js';
+import { sealInPlace, sealedLength, storedOffsetOf, type SealKey } from './chunk-cipher.js';
+import { TAG_LENGTH } from './chunk-format.js';
 import { ContentHasher, type ContentDigest } from './content-digest.js';
 import type { HashJob, HashPool } from './hash-pool.js';
 
@@ -10,11 +11,11 @@ export interface SealingOptions {
   maxBytes?: number;
   /** Plaintext bytes sealed at a time: a whole number of chunks. */
   batchBytes: number;
-  /** Batches being hashed by a worker at once, at most. */
+  /** Batches being hashed and sealed by a worker at once, at most. */
   maxHashing: number;
   /** Sealed batches the consumer has not taken yet, at most, before reading stops. */
   maxAhead: number;
-  /** Hashes files bigger than one batch; null hashes them on this thread. */
+  /** Hashes and seals files bigger than one batch; null does both on this thread. */
   hashPool: HashPool | null;
   /** Sees each piece of plaintext as it is read, before it is sealed. */
   onBytes?: (bytes: Buffer) => void;
@@ -23,14 +24,17 @@ export interface SealingOptions {
 }
 
 /**
- * The stored form of a plaintext stream: the header, then the sealed chunks. Plaintext is gathered
- * into batches of whole chunks and each batch is sealed here. A file bigger than one batch is hashed
- * by a pool worker, batch by batch, while the next batch is read and sealed, so hashing and encryption
- * use two cores; a smaller one is hashed here, which costs less than a round trip. Reading stops
- * while the consumer is `maxAhead` batches behind or the worker `maxHashing` batches behind, so
- * memory stays bounded whatever the file size and a slow consumer slows the source down.
+ * The stored form of a plaintext stream: the header, then the sealed chunks. Plaintext is copied
+ * into batches of whole chunks laid out as they are stored (a tag's room after each chunk), and
+ * each batch is sealed in place and pushed as one buffer. A file bigger than one batch is hashed
+ * and sealed by a pool worker, batch by batch, while this thread reads the next batch and the
+ * consumer stores the one before, so this thread only copies bytes; a smaller one is done here,
+ * which costs less than a round trip. Reading stops while the consumer is `maxAhead` batches
+ * behind or the worker `maxHashing` batches behind, so memory stays bounded whatever the file size
+ * and a slow consumer slows the source down. A consumer that hands written batches back through
+ * `recycle` has them refilled instead of new ones allocated.
  */
-export class SealingStream extends Readable {
+export class SealingStream extends Readable implements RecyclingBody {
   /** Plaintext bytes read so far. */
   size = 0;
   /** The plaintext's digests, once the stream has ended. */
@@ -39,9 +43,12 @@ export class SealingStream extends Readable {
   failure: unknown;
 
   private staging: Buffer | undefined;
+  /** Plaintext bytes in `staging`. */
   private filled = 0;
   private nextIndex = 0;
   private readonly spare: Buffer[] = [];
+  /** Batch buffers of this stream's own (full size): only these are taken back by `recycle`. */
+  private readonly owned = new WeakSet<ArrayBufferLike>();
   /** Undecided until the first batch is sealed; null when hashing happens on this thread. */
   private job: HashJob | null | undefined;
   private hasher: ContentHasher | undefined;
@@ -50,10 +57,11 @@ export class SealingStream extends Readable {
   private wake: (() => void) | undefined;
 
   private readonly listener = {
-    hashed: (buffer: Buffer, digest: ContentDigest | undefined): void => {
+    hashed: (buffer: Buffer, digest: ContentDigest | undefined, stored: number | undefined): void => {
       this.hashing -= 1;
       if (this.destroyed) return;
-      this.spare.push(buffer);
+      this.owned.add(buffer.buffer);
+      this.push(buffer.subarray(0, stored));
       if (digest !== undefined) this.finish(digest);
       this.signal();
     },
@@ -83,8 +91,19 @@ export class SealingStream extends Readable {
     callback(error);
   }
 
+  /** Takes back a batch this stream pushed once the consumer has stored it and holds it no more. */
+  recycle(piece: Buffer): void {
+    const { batchBytes, seal, maxHashing, maxAhead } = this.options;
+    // A smaller one (a small file's) is not worth keeping.
+    if (!this.owned.has(piece.buffer) || piece.buffer.byteLength !== storedOffsetOf(seal.chunkSize, batchBytes)) return;
+    if (this.spare.length >= maxHashing + maxAhead) return;
+    this.owned.delete(piece.buffer);
+    this.spare.push(Buffer.from(piece.buffer, 0, piece.buffer.byteLength));
+  }
+
   private async pump(): Promise<void> {
-    const { maxBytes, batchBytes, onBytes, keepSource } = this.options;
+    const { maxBytes, batchBytes, onBytes, keepSource, seal } = this.options;
+    const chunkSize = seal.chunkSize;
     const pieces = (keepSource ? this.source.iterator({ destroyOnReturn: false }) : this.source) as AsyncIterable<Buffer | string>;
     try {
       for await (const piece of pieces) {
@@ -96,8 +115,10 @@ export class SealingStream extends Readable {
           // A full batch goes only once more bytes arrive: only then is it known not to hold the final chunk.
           if (this.filled === batchBytes) await this.flush(false);
           if (this.destroyed) return;
-          this.staging = this.roomFor(input.length - offset);
-          const copied = input.copy(this.staging, this.filled, offset);
+          // Up to the end of the current chunk: the next one starts after its tag's room.
+          const wanted = Math.min(input.length - offset, chunkSize - (this.filled % chunkSize), batchBytes - this.filled);
+          const staging = (this.staging = this.roomFor(wanted));
+          const copied = input.copy(staging, storedOffsetOf(chunkSize, this.filled), offset, offset + wanted);
           this.filled += copied;
           offset += copied;
         }
@@ -113,24 +134,23 @@ export class SealingStream extends Readable {
   private async flush(isFinal: boolean): Promise<void> {
     if (this.destroyed) return;
     const { seal, hashPool, maxHashing } = this.options;
-    const staging = this.staging ?? Buffer.alloc(0);
     const length = this.filled;
-    const plaintext = staging.subarray(0, length);
-    // The records are pushed as they are (a disk store gathers them into one write): joining them
-    // would allocate and copy every batch once more.
-    for (const record of sealChunks(seal, this.nextIndex, plaintext, isFinal)) this.push(record);
+    const staging = this.staging ?? Buffer.alloc(sealedLength(seal.chunkSize, 0, true));
+    const firstIndex = this.nextIndex;
     this.nextIndex += length / seal.chunkSize;
     this.filled = 0;
+    this.staging = undefined;
 
     if (this.job === undefined) this.job = isFinal ? null : (hashPool?.open(this.listener) ?? null);
     if (this.job === null) {
-      this.hasher ??= new ContentHasher();
-      this.hasher.update(plaintext);
-      if (isFinal) this.finish(this.hasher.digest());
+      const hasher = (this.hasher ??= new ContentHasher());
+      const stored = sealInPlace(seal, firstIndex, staging, length, isFinal, (plaintext) => hasher.update(plaintext));
+      this.owned.add(staging.buffer);
+      this.push(staging.subarray(0, stored));
+      if (isFinal) this.finish(hasher.digest());
     } else {
-      this.staging = undefined;
       this.hashing += 1;
-      this.job.update(staging, length, isFinal);
+      this.job.update(staging, length, isFinal, { ...seal, firstIndex, isFinal });
     }
     if (!isFinal) await this.until(() => this.hashing < maxHashing && this.readableLength < this.readableHighWaterMark);
   }
@@ -139,17 +159,22 @@ export class SealingStream extends Readable {
    * The staging buffer, grown when full. Until the first batch is sealed it is only as big as the
    * bytes read so far (doubling as they come), so a small file costs a buffer of its own size
    * rather than a batch's: a folder of thousands of small files otherwise allocated a whole batch
-   * apiece, and the garbage collector paused the process to give that memory back.
+   * apiece, and the garbage collector paused the process to give that memory back. It always has
+   * room for the tags of the chunks it holds and of the one being filled.
    */
   private roomFor(wanted: number): Buffer {
-    const { batchBytes } = this.options;
+    const { batchBytes, seal } = this.options;
+    const chunkSize = seal.chunkSize;
     const staging = this.staging;
-    if (staging !== undefined && this.filled < staging.length) return staging;
+    const needed = storedOffsetOf(chunkSize, this.filled) + wanted + TAG_LENGTH;
+    if (staging !== undefined && needed <= staging.length) return staging;
     const spare = staging === undefined ? this.spare.pop() : undefined;
     if (spare !== undefined) return spare;
-    const size = this.nextIndex > 0 ? batchBytes : Math.min(batchBytes, Math.max(this.filled + wanted, 2 * this.filled));
+    const full = storedOffsetOf(chunkSize, batchBytes);
+    const plaintext = this.nextIndex > 0 ? batchBytes : Math.min(batchBytes, Math.max(this.filled + wanted, 2 * this.filled));
+    const size = plaintext === batchBytes ? full : Math.min(full, storedOffsetOf(chunkSize, plaintext) + TAG_LENGTH);
     const grown = Buffer.allocUnsafeSlow(size);
-    staging?.copy(grown, 0, 0, this.filled);
+    staging?.copy(grown, 0, 0, storedOffsetOf(chunkSize, this.filled));
     return grown;
   }
 

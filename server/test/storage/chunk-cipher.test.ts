@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { BlobIntegrityError } from '../../src/storage/blob-store.js';
-import { openChunks, sealChunks, type OpenPlan } from '../../src/storage/chunk-cipher.js';
+import { openChunks, sealChunks, sealInPlace, storedOffsetOf, type OpenPlan } from '../../src/storage/chunk-cipher.js';
 import { ChunkLayout, encodeHeader, HEADER_LENGTH, TAG_LENGTH } from '../../src/storage/chunk-format.js';
 
 const CHUNK = 16;
@@ -109,5 +109,28 @@ describe('openChunks', () => {
     const got = await drain(openChunks(piecesOf(sealed, 7), plan));
     expect(got.error).toBeUndefined();
     expect(got.data.length).toBe(0);
+  });
+
+  it('seals a batch in its stored layout in place, to the same bytes as record by record', () => {
+    const seal = { key, header, chunkSize: CHUNK };
+    for (const [length, isFinal] of [
+      [0, true],
+      [1, true],
+      [CHUNK, true],
+      [CHUNK, false],
+      [3 * CHUNK, false],
+      [3 * CHUNK + 5, true],
+    ] as const) {
+      const plaintext = randomBytes(length);
+      const batch = Buffer.alloc(storedOffsetOf(CHUNK, length) + TAG_LENGTH, 0xee);
+      for (let at = 0; at < length; at += CHUNK) plaintext.copy(batch, storedOffsetOf(CHUNK, at), at, at + CHUNK);
+      const seen: Buffer[] = [];
+      const stored = sealInPlace(seal, 7, batch, length, isFinal, (bytes) => seen.push(Buffer.from(bytes)));
+
+      expect(batch.subarray(0, stored).equals(Buffer.concat(sealChunks(seal, 7, plaintext, isFinal)))).toBe(true);
+      expect(Buffer.concat(seen).equals(plaintext)).toBe(true);
+    }
+    expect(() => sealInPlace(seal, 0, Buffer.alloc(CHUNK + TAG_LENGTH - 1), CHUNK, false)).toThrow(RangeError);
+    expect(() => sealInPlace(seal, 0, Buffer.alloc(4 * RECORD), CHUNK + 1, false)).toThrow(RangeError);
   });
 });

@@ -2,7 +2,7 @@ import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { crc32 } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BlobTooLargeError, type BlobStore, type ByteRange } from '../../src/storage/blob-store.js';
 import { ChunkedEncryptedStore, type EncryptedStoreOptions } from '../../src/storage/encrypted.store.js';
 import { unwrapDataKey, wrapDataKey } from '../../src/storage/key-wrap.js';
@@ -249,6 +249,35 @@ describe('encrypted uploads, sealed in batches with the hash on a worker', () =>
     const dataKey = unwrapDataKey(masterKey, written.wrappedKey)!;
     expectSameBytes(await readAll(fixture.store.get(key)), referenceSeal(dataKey.key, 64 * 1024, data));
   });
+
+  it.each([0, 1])(
+    'refills the batches the disk store hands back instead of allocating one per batch (%i hashing workers)',
+    async (hashWorkers) => {
+      const sut = storeWith({ hashWorkers });
+      // Batches of the default size: the disk store buffers only a couple of them before it holds the stream back.
+      const data = randomBytes(24 * MiB + 5);
+      const batchBytes = MiB + 16 * 16;
+      const allocations = vi.spyOn(Buffer, 'allocUnsafeSlow');
+      const key = freshKey();
+      let written: Awaited<ReturnType<typeof sut.write>>;
+      let batches: number;
+      try {
+        written = await sut.write(key, streamOf(data, 64 * 1024));
+      } finally {
+        batches = allocations.mock.calls.filter(([size]) => size === batchBytes).length;
+        allocations.mockRestore();
+      }
+
+      expect(written).toMatchObject({ size: data.length, sha256: sha256(data) });
+      expectSameBytes(
+        await readAll(fixture.store.get(key)),
+        referenceSeal(unwrapDataKey(masterKey, written.wrappedKey)!.key, 64 * 1024, data),
+      );
+      expect(batches).toBeGreaterThan(0);
+      // Without them handed back, each of the 25 batches had a buffer of its own.
+      expect(batches).toBeLessThanOrEqual(8);
+    },
+  );
 
   it('reads files stored before, in the reference layout', async () => {
     const sut = storeWith({});

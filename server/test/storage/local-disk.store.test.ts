@@ -55,6 +55,26 @@ describe('local disk store', () => {
     expect((await readAll(store.get('text'))).toString()).toBe('nimbus drive');
   });
 
+  it('hands each piece back to a body that recycles them only once it is written', async () => {
+    const store = new LocalDiskStore(root);
+    const data = randomBytes(300_000);
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < data.length; at += 10_000) pieces.push(Buffer.from(data.subarray(at, at + 10_000)));
+    const copies = pieces.map((p) => Buffer.from(p));
+    const recycled: Buffer[] = [];
+    const body = Object.assign(Readable.from(pieces), {
+      // The producer refills a piece it got back: had it not been written yet, the file would show it.
+      recycle: (piece: Buffer) => (recycled.push(piece), piece.fill(0)),
+    });
+    await store.put('recycled', body);
+    await store.writeAt('grown', 0, Object.assign(Readable.from(copies), { recycle: (p: Buffer) => p.fill(0) }));
+
+    expect((await readAll(store.get('recycled'))).equals(data)).toBe(true);
+    expect((await readAll(store.get('grown'))).equals(data)).toBe(true);
+    expect(recycled).toHaveLength(pieces.length);
+    expect(recycled.every((piece, i) => piece === pieces[i])).toBe(true);
+  });
+
   it('removes the temp file when the source fails or closes before its end, and keeps no file open', async () => {
     const store = new LocalDiskStore(root);
     await expect(store.put('broken', failingStream(randomBytes(300_000), new Error('cut')))).rejects.toThrow('cut');

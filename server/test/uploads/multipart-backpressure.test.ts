@@ -16,6 +16,8 @@ interface Seen {
   /** Most fields parsed beyond the file being handled, at any file's turn. */
   mostAhead: number;
   sizes: number[];
+  /** Pieces each file's stream gave, in order. */
+  pieces: number[];
 }
 
 /**
@@ -39,12 +41,17 @@ describe('multipart bodies are read as fast as their files are handled', () => {
         async (stream) => {
           seen.mostAhead = Math.max(seen.mostAhead, seen.fields - seen.handled);
           let size = 0;
-          for await (const piece of stream as AsyncIterable<Buffer>) size += piece.length;
+          let pieces = 0;
+          for await (const piece of stream as AsyncIterable<Buffer>) {
+            size += piece.length;
+            pieces++;
+          }
           if (seen.handled === failAt) throw new InvalidError('This part is refused');
           // Storing a file takes a moment, as a disk and a database do.
           await sleep(1);
           seen.handled++;
           seen.sizes.push(size);
+          seen.pieces.push(pieces);
           return size;
         },
         () => void seen.fields++,
@@ -57,7 +64,7 @@ describe('multipart bodies are read as fast as their files are handled', () => {
   afterAll(() => app.close());
 
   const post = async (parts: Part[], query = '') => {
-    seen = { fields: 0, handled: 0, mostAhead: 0, sizes: [] };
+    seen = { fields: 0, handled: 0, mostAhead: 0, sizes: [], pieces: [] };
     const { body, contentType } = await multipartBody(parts);
     const response = await fetch(`${origin}/parts${query}`, {
       method: 'POST',
@@ -85,6 +92,15 @@ describe('multipart bodies are read as fast as their files are handled', () => {
     const answer = await post(interleaved(sizes));
     expect(answer).toEqual({ status: 200, body: { files: sizes.length } });
     expect(seen.sizes).toEqual(sizes);
+  });
+
+  it('a large file is handed on in the pieces the body arrives in, not in the small slices the parser is fed', async () => {
+    const size = 8 * 1024 * 1024;
+    const answer = await post(interleaved([1, size, 1]));
+    expect(answer).toEqual({ status: 200, body: { files: 3 } });
+    expect(seen.sizes).toEqual([1, size, 1]);
+    // Slices of 16 KiB made 512 pieces of it; the body comes in pieces of 64 KiB or more.
+    expect(seen.pieces[1]).toBeLessThan(256);
   });
 
   it('a file refused midway fails the request at once, and the connection serves the next one', async () => {
