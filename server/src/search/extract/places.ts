@@ -17,7 +17,8 @@ interface Gazetteer {
 const NEAREST_KM = 50;
 /** A photo taken in a suburb is also "in" the big city next to it. */
 const METRO_KM = 20;
-const countries = new Intl.DisplayNames(['en'], { type: 'region' });
+// Made at first use, as the gazetteer is: ICU's region names fault about 6.7 MiB of data into memory.
+let countries: Intl.DisplayNames | null = null;
 let gazetteer: Gazetteer | null = null;
 
 function load(): Gazetteer {
@@ -46,6 +47,7 @@ export function placeOf(latitude: number, longitude: number): string | null {
 
 function countryName(code: string): string {
   try {
+    countries ??= new Intl.DisplayNames(['en'], { type: 'region' });
     return countries.of(code) ?? code;
   } catch {
     return code;
