@@ -2,7 +2,7 @@ import './thread-pool.js';
 import { existsSync } from 'node:fs';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { collectStartupGarbage } from './startup-gc.js';
+import { scheduleStartupCollection } from './startup-gc.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const app = await buildApp(config);
   await app.listen({ port: config.http.port, host: config.http.host });
   app.background.start();
-  collectStartupGarbage();
+  scheduleStartupCollection();
 
   let stopping = false;
   const stop = (signal: string): void => {

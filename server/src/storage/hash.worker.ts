@@ -1,5 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import { sealInPlace } from './chunk-cipher.js';
+import { YoungCollector } from '../workers/young-collector.js';
 import { ContentHasher, type ContentDigest } from './content-digest.js';
 
 /** How a batch in its stored layout is sealed (see `sealInPlace`). */
@@ -26,6 +27,9 @@ export interface HashedBatch {
   digest?: ContentDigest;
 }
 
+/** Sealing's outputs of this thread between two young collections: bounds the dead buffers it holds. */
+const sealedGarbage = new YoungCollector(8 * 1024 * 1024);
+
 /**
  * One pool task per upload: the digests of a stream whose batches arrive over `port` in order, and
  * the sealing of those batches, so the request thread only moves bytes. Hashing allocates nothing
@@ -51,6 +55,7 @@ export default function hashStream({ port }: { port: MessagePort }): Promise<Con
           chunkSize,
         };
         stored = sealInPlace(seal, firstIndex, batch.data, batch.length, isFinal, batch.hash === false ? undefined : sees);
+        sealedGarbage.add(batch.length);
       } else {
         hasher.update(batch.data.subarray(0, batch.length));
       }
