@@ -135,6 +135,23 @@ describe('GET /file-service/list answers', () => {
     expect(inTransaction).toEqual(shown);
   });
 
+  it('the quick list and a subfolder: the same rows whichever way they are read', async () => {
+    const folder = (await alice.post('/folder-service/create', { name: 'Inner', parent: '/' })).json<{ _id: string }>()._id;
+    for (const row of variedRows(ownerId, ['inner-a.txt', 'inner-b.txt']))
+      await files.insert({ ...row, folderId: folder, uploadedAt: row.uploadedAt + 260_000_000_000_000 });
+    const viaBuilder = <T>(read: (r: FileRepository) => Promise<T>) =>
+      t.app.database.db.transaction().execute((trx) => read(new FileRepository(trx, t.app.database.dialect)));
+    for (const limit of [10, 50]) {
+      const recent = await files.recent(ownerId, limit);
+      expect(recent.map((r) => r.folderId)).toContain(folder);
+      expect(recent).toEqual(await viaBuilder((r) => r.recent(ownerId, limit)));
+    }
+    const q = { ownerId, folderId: folder, trashMode: false, sort: 'date_asc' as const, limit: 50 };
+    const inner = await files.listShown(q);
+    expect(inner.map((r) => r.filename)).toEqual(['inner-a.txt', 'inner-b.txt']);
+    expect(inner).toEqual(await viaBuilder((r) => r.listShown(q)));
+  });
+
   it('the quick list: the JSON of the recent rows, presented as before', async () => {
     const response = await alice.get('/file-service/quick-list?limit=10');
     expect(response.statusCode).toBe(200);
