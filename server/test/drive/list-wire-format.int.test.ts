@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRepository, type FileRow, type ShownFile } from '../../src/db/repositories/file.repository.js';
+import { FolderRepository, type FolderListQuery } from '../../src/db/repositories/folder.repository.js';
 import { isoDate, presentFile, presentFileListJson } from '../../src/http/routes/files/files.presenter.js';
 import { fileRow } from '../helpers/rows.js';
 import { TestBrowser } from '../helpers/test-browser.js';
@@ -133,6 +134,36 @@ describe('GET /file-service/list answers', () => {
       .transaction()
       .execute((trx) => new FileRepository(trx, t.app.database.dialect).listShown(q));
     expect(inTransaction).toEqual(shown);
+  });
+
+  it('folder lists: the same rows whichever way they are read, for each shape', async () => {
+    const folders = new FolderRepository(t.app.database.db, t.app.database.dialect);
+    const outer = (await alice.post('/folder-service/create', { name: 'Outer "ü"', parent: '/' })).json<{ _id: string }>()._id;
+    for (const name of ['b inner', 'A inner', 'c inner']) {
+      expect((await alice.post('/folder-service/create', { name, parent: outer })).statusCode).toBe(201);
+    }
+    const gone = (await alice.post('/folder-service/create', { name: 'gone', parent: outer })).json<{ _id: string }>()._id;
+    expect((await alice.patch('/folder-service/trash', { id: gone })).statusCode).toBe(200);
+    const viaBuilder = (q: FolderListQuery) =>
+      t.app.database.db.transaction().execute((trx) => new FolderRepository(trx, t.app.database.dialect).list(q));
+    let seen = 0;
+    for (const parentId of [null, outer]) {
+      for (const trashMode of [false, true]) {
+        for (const sort of ['date_asc', 'date_desc', 'alp_asc', 'alp_desc'] as const) {
+          for (const limit of [undefined, 0, 2, 1000]) {
+            const q = { ownerId, parentId, trashMode, sort, limit };
+            const rows = await folders.list(q);
+            expect(rows, JSON.stringify(q)).toEqual(await viaBuilder(q));
+            seen += rows.length;
+          }
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+    expect((await folders.list({ ownerId, parentId: outer, trashMode: false, sort: 'alp_asc', limit: 2 })).map((f) => f.name)).toEqual([
+      'A inner',
+      'b inner',
+    ]);
   });
 
   it('the quick list and a subfolder: the same rows whichever way they are read', async () => {
