@@ -136,6 +136,28 @@ describe('GET /file-service/list answers', () => {
     expect(inTransaction).toEqual(shown);
   });
 
+  it('a page read while a transaction is under way waits for it, and shows its rows only once committed', async () => {
+    const q = { ownerId, folderId: null, trashMode: false, sort: 'date_desc' as const, limit: 1 };
+    const before = await files.listShown(q);
+    const [row] = variedRows(ownerId, ['in-transaction.txt']);
+    let read: Promise<ShownFile[]> | undefined;
+    let readEarly = false;
+    await t.app.database.db.transaction().execute(async (trx) => {
+      await new FileRepository(trx, t.app.database.dialect).insert({ ...row!, uploadedAt: 300_000_000_000_000 });
+      read = files.listShown(q);
+      void read.then(() => (readEarly = true));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // On PostgreSQL the read runs beside the transaction; on SQLite it queues for it.
+      if (t.app.database.dialect === 'sqlite') expect(readEarly).toBe(false);
+    });
+    const shown = await read!;
+    if (t.app.database.dialect === 'sqlite') expect(shown.map((r) => r.filename)).toEqual(['in-transaction.txt']);
+    else expect(shown).toEqual(before);
+    // Outside a transaction a read sees what was committed at once.
+    expect((await files.listShown(q)).map((r) => r.filename)).toEqual(['in-transaction.txt']);
+    await t.app.database.db.deleteFrom('file').where('id', '=', row!.id).execute();
+  });
+
   it('folder lists: the same rows whichever way they are read, for each shape', async () => {
     const folders = new FolderRepository(t.app.database.db, t.app.database.dialect);
     const outer = (await alice.post('/folder-service/create', { name: 'Outer "ü"', parent: '/' })).json<{ _id: string }>()._id;
