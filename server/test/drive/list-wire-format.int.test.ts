@@ -182,6 +182,15 @@ describe('GET /file-service/list answers', () => {
       }
     }
     expect(seen).toBeGreaterThan(0);
+    // The folder a list names, looked up for its owner only.
+    const found = await folders.findOwned(ownerId, outer);
+    expect(found?.name).toBe('Outer "ü"');
+    expect(found).toEqual(await t.app.database.db.selectFrom('folder').selectAll().where('id', '=', outer).executeTakeFirst());
+    expect(
+      await t.app.database.db.transaction().execute((trx) => new FolderRepository(trx, t.app.database.dialect).findOwned(ownerId, outer)),
+    ).toEqual(found);
+    expect(await folders.findOwned('someone-else', outer)).toBeUndefined();
+    expect(await folders.findOwned(ownerId, 'no-such-folder')).toBeUndefined();
     expect((await folders.list({ ownerId, parentId: outer, trashMode: false, sort: 'alp_asc', limit: 2 })).map((f) => f.name)).toEqual([
       'A inner',
       'b inner',

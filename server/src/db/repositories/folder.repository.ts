@@ -1,6 +1,7 @@
 import { LIMITS } from '@nimbus/common';
 import { sql, type CompiledQuery } from 'kysely';
 import { arrayRowReaderOf, type Db, type Dialect } from '../database.js';
+import { preparedQuery } from '../prepared-query.js';
 import { nameContains, trigramPhrase } from '../queries/name-search.js';
 import type { FolderTable } from '../schema.js';
 
@@ -60,6 +61,8 @@ function folderOf(v: unknown[]): FolderRow {
 export class FolderRepository {
   /** Compiled SQL of folder listings (no search, nothing excluded) by shape. */
   private readonly lists = new Map<string, CompiledQuery>();
+  /** `findOwned`, compiled at its first use: every list of a folder other than the root asks it. */
+  private owned: ((args: string[]) => Promise<FolderRow[]>) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -70,8 +73,11 @@ export class FolderRepository {
     await this.db.insertInto('folder').values(row).execute();
   }
 
-  findOwned(ownerId: string, id: string): Promise<FolderRow | undefined> {
-    return this.db.selectFrom('folder').selectAll().where('id', '=', id).where('ownerId', '=', ownerId).executeTakeFirst();
+  async findOwned(ownerId: string, id: string): Promise<FolderRow | undefined> {
+    this.owned ??= preparedQuery(this.db, 2, ([owner, folder]: string[]) =>
+      this.db.selectFrom('folder').selectAll().where('id', '=', folder!).where('ownerId', '=', owner!),
+    );
+    return (await this.owned([ownerId, id]))[0];
   }
 
   findById(id: string): Promise<FolderRow | undefined> {
