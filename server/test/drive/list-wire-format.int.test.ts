@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileRepository, type FileRow, type ShownFile } from '../../src/db/repositories/file.repository.js';
 import { FolderRepository, type FolderListQuery } from '../../src/db/repositories/folder.repository.js';
 import { isoDate, presentFile, presentFileListJson } from '../../src/http/routes/files/files.presenter.js';
+import { presentFolder, presentFolderListJson } from '../../src/http/routes/folders/folders.presenter.js';
 import { fileRow } from '../helpers/rows.js';
 import { TestBrowser } from '../helpers/test-browser.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -73,6 +74,25 @@ describe('presentFileListJson', () => {
       for (const d of [0, 1, 86_399_999]) expect(isoDate(ms + d)).toBe(new Date(ms + d).toISOString());
     }
     for (const ms of [-1, -86_400_000, 253_402_300_800_000, 8.64e15]) expect(isoDate(ms)).toBe(new Date(ms).toISOString());
+  });
+});
+
+describe('presentFolderListJson', () => {
+  it('writes what JSON.stringify writes of the presented folders, byte for byte', () => {
+    const rows = NAMES.map((name, i) => ({
+      id: `folder-${i}${i % 4 === 0 ? '-"ü"' : ''}`,
+      ownerId: i % 5 === 0 ? 'owner-\\1' : 'owner-1',
+      parentId: i % 2 === 0 ? null : `parent-${name}`,
+      name,
+      nameKey: name.toLowerCase(),
+      createdAt: [0, 1, 999, 951_782_400_000, 1_700_000_000_123, 253_402_300_799_999][i % 6]!,
+      updatedAt: [253_402_300_800_000, -1, 1.5, 86_399_999, 1_764_290_000_000][i % 5]!,
+      trashedAt: i % 3 === 0 ? 5 : null,
+      trashedVia: i % 6 === 0 ? 'via' : null,
+    }));
+    expect(presentFolderListJson(rows)).toBe(JSON.stringify(rows.map(presentFolder)));
+    expect(presentFolderListJson([])).toBe('[]');
+    expect(() => presentFolderListJson([{ ...rows[0]!, createdAt: 8.64e15 + 1 }])).toThrow(RangeError);
   });
 });
 
@@ -182,6 +202,18 @@ describe('GET /file-service/list answers', () => {
       }
     }
     expect(seen).toBeGreaterThan(0);
+    for (const url of [
+      '/folder-service/list',
+      `/folder-service/list?parent=${outer}`,
+      '/folder-service/list?trashMode=true&sortBy=alp_desc',
+    ]) {
+      const parentId = url.includes('parent=') ? outer : null;
+      const trashMode = url.includes('trashMode');
+      const sort = trashMode ? 'alp_desc' : 'date_desc';
+      const response = await alice.get(url);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toBe(JSON.stringify((await viaBuilder({ ownerId, parentId, trashMode, sort })).map(presentFolder)));
+    }
     // The folder a list names, looked up for its owner only.
     const found = await folders.findOwned(ownerId, outer);
     expect(found?.name).toBe('Outer "ü"');
