@@ -130,8 +130,13 @@ export function jsonText(text: string): JsonText {
   return new JsonText(text);
 }
 
-function textOf(value: unknown): string {
-  return value instanceof JsonText ? value.text : JSON.stringify(value);
+/**
+ * Sent as a buffer even when not kept: a string would be flattened into the young generation
+ * twice on its way out (for its length, then joined to the head), where the buffer's bytes live
+ * outside the heap.
+ */
+function bodyOf(value: unknown): Buffer {
+  return Buffer.from(value instanceof JsonText ? value.text : JSON.stringify(value));
 }
 
 /**
@@ -154,7 +159,7 @@ export async function sendCachedJson(
   if (driveVersion === undefined) {
     let value = await answer();
     if (value instanceof NotKept) value = value.value;
-    return value instanceof JsonText ? reply.type(JSON_TYPE).send(value.text) : reply.send(value);
+    return value instanceof JsonText ? reply.type(JSON_TYPE).send(bodyOf(value)) : reply.send(value);
   }
   const url = request.url;
   const q = url.indexOf('?');
@@ -164,12 +169,9 @@ export async function sendCachedJson(
   else {
     cache.misses++;
     const value = await answer();
-    if (value instanceof NotKept) return reply.type(JSON_TYPE).send(textOf(value.value));
-    // Sent as text, the answer is written to the socket as it is encoded: no buffer of its own
-    // unless it is kept.
-    if (!cache.askedBefore(key)) return reply.type(JSON_TYPE).send(textOf(value));
-    body = Buffer.from(textOf(value));
-    cache.set(key, driveVersion, body);
+    if (value instanceof NotKept) return reply.type(JSON_TYPE).send(bodyOf(value.value));
+    body = bodyOf(value);
+    if (cache.askedBefore(key)) cache.set(key, driveVersion, body);
   }
   return reply.type(JSON_TYPE).send(body);
 }
