@@ -43,6 +43,17 @@ describe('AnswerCache', () => {
     expect(sut.usedBytes).toBe(0);
   });
 
+  it('remembers the keys asked for, each apart', () => {
+    const sut = new AnswerCache(10_000);
+    expect(sut.askedBefore('alice\nfile-list\nfresh=1')).toBe(false);
+    expect(sut.askedBefore('alice\nfile-list\nfresh=2')).toBe(false);
+    expect(sut.askedBefore('alice\nfile-list\nfresh=1')).toBe(true);
+    expect(sut.askedBefore('alice\nfile-list\nfresh=2')).toBe(true);
+    expect(sut.askedBefore('bob\nfile-list\nfresh=1')).toBe(false);
+    expect(sut.askedBefore('')).toBe(false);
+    expect(sut.askedBefore('')).toBe(true);
+  });
+
   it('accounts replaced answers exactly', () => {
     const sut = new AnswerCache(10_000);
     sut.set('a', 1, body('one'));

@@ -12,6 +12,8 @@ interface Entry {
 
 /** Bytes charged per entry beyond its body and key: the map slot and the entry object. */
 const ENTRY_OVERHEAD = 160;
+/** Keys remembered as asked once (a fingerprint each, 16 KB in all); more than the cache holds answers. */
+const SEEN_SLOTS = 4096;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
@@ -23,6 +25,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 export class AnswerCache {
   private readonly entries = new Map<string, Entry>();
+  /** Fingerprints of keys asked for, by slot (0: none); see `askedBefore`. */
+  private readonly seen = new Uint32Array(SEEN_SLOTS);
   private bytes = 0;
   /** Answers served from the cache, and computed for want of one (tests and diagnostics read them). */
   hits = 0;
@@ -40,6 +44,24 @@ export class AnswerCache {
 
   get usedBytes(): number {
     return this.bytes;
+  }
+
+  /**
+   * Whether `key` was asked for before (as far as a table of fingerprints remembers); it is from
+   * now on. Answers are kept only at their key's second asking: one asked once (a query string of
+   * its own, a page scrolled past) would only have lived in memory until evicted, and under load
+   * such kept answers outlived the young generation and were copied and promoted by every
+   * collection. A fingerprint clash only keeps an answer early.
+   */
+  askedBefore(key: string): boolean {
+    // FNV-1a over the key's UTF-16 units; 0 marks an empty slot, so a fingerprint is never 0.
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193);
+    const fingerprint = hash >>> 0 || 1;
+    const slot = fingerprint & (SEEN_SLOTS - 1);
+    if (this.seen[slot] === fingerprint) return true;
+    this.seen[slot] = fingerprint;
+    return false;
   }
 
   /** The answer stored under `key` for exactly this version. */
@@ -108,15 +130,20 @@ export function jsonText(text: string): JsonText {
   return new JsonText(text);
 }
 
+/**
+ * Sent as a buffer even when not kept: a string would be flattened into the young generation
+ * twice on its way out (for its length, then joined to the head), where the buffer's bytes live
+ * outside the heap.
+ */
 function bodyOf(value: unknown): Buffer {
   return Buffer.from(value instanceof JsonText ? value.text : JSON.stringify(value));
 }
 
 /**
  * Answers a signed-in read call from the cache when the owner's drive has not changed since the
- * answer was made, else computes it with `answer` and keeps it. The key is the owner, the call's
- * name and its raw query string: the same query string always parses to the same input, and
- * anything else (an error, a request without a version) is neither kept nor served from the cache.
+ * answer was made, else computes it with `answer` and keeps it once its key was asked for before
+ * (see `askedBefore`). The key is the owner, the call's name and its raw query string: the same
+ * query string always parses to the same input, and anything else (an error, a request without a version) is neither kept nor served from the cache.
  *
  * Only for answers made from the owner's rows that move the drive version (files, folders, the
  * account's e-mail fields) and the query alone: nothing signed, expiring or read elsewhere.
@@ -144,7 +171,7 @@ export async function sendCachedJson(
     const value = await answer();
     if (value instanceof NotKept) return reply.type(JSON_TYPE).send(bodyOf(value.value));
     body = bodyOf(value);
-    cache.set(key, driveVersion, body);
+    if (cache.askedBefore(key)) cache.set(key, driveVersion, body);
   }
   return reply.type(JSON_TYPE).send(body);
 }

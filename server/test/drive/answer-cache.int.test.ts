@@ -53,17 +53,22 @@ describe('kept list and user answers', () => {
   afterAll(() => t.close());
 
   /**
-   * Asks twice: the second answer must come from the cache and equal the first. So every step
-   * below starts from a kept answer, which the change that follows must not leave in place.
+   * Asks until the answer comes from the cache, which must be by the third asking (an answer is
+   * kept the second time its query is asked), and equal the first. So every step below starts from
+   * a kept answer, which the change that follows must not leave in place.
    */
   async function kept<T>(url: string, browser = alice, app = t.app): Promise<T> {
     const first = await browser.get(url);
     expect(first.statusCode, first.body).toBe(200);
-    const hits = app.answers.hits;
-    const second = await browser.get(url);
-    expect(app.answers.hits).toBe(hits + 1);
-    expect(second.body).toBe(first.body);
-    expect(second.headers['content-type']).toBe(first.headers['content-type']);
+    for (let asked = 2; ; asked++) {
+      const hits = app.answers.hits;
+      const again = await browser.get(url);
+      expect(again.body).toBe(first.body);
+      expect(again.headers['content-type']).toBe(first.headers['content-type']);
+      expect(again.headers['content-length']).toBe(first.headers['content-length']);
+      if (app.answers.hits === hits + 1) break;
+      expect(asked, `${url} not kept`).toBeLessThan(3);
+    }
     return first.json<T>();
   }
   const fileNames = async (url: string) => (await kept<FileDto[]>(url)).map((f) => f.filename);
@@ -249,6 +254,32 @@ describe('kept list and user answers', () => {
     const after = await version();
     if (testDialect() === 'postgres') expect(after).toBe(before + 1);
     else expect(after).toBeGreaterThan(before);
+  });
+
+  it('keeps an answer at the second asking of its query, not the first', async () => {
+    const ivan = new TestBrowser(t.app);
+    await ivan.signUp();
+    await upload(ivan, 'ünï "ivan".txt', 'i');
+    for (const url of [
+      '/file-service/list?once=1',
+      '/folder-service/list?once=1',
+      '/file-service/quick-list?once=1',
+      '/user-service/user?once=1',
+    ]) {
+      const size = t.app.answers.size;
+      const first = await ivan.get(url);
+      expect(first.statusCode, url).toBe(200);
+      expect(t.app.answers.size, url).toBe(size);
+      const second = await ivan.get(url);
+      expect(t.app.answers.size, url).toBe(size + 1);
+      const hits = t.app.answers.hits;
+      const third = await ivan.get(url);
+      expect(t.app.answers.hits, url).toBe(hits + 1);
+      for (const again of [second, third]) {
+        expect(again.rawPayload.equals(first.rawPayload), url).toBe(true);
+        expect({ ...again.headers, date: undefined }, url).toEqual({ ...first.headers, date: undefined });
+      }
+    }
   });
 
   it('neither keeps nor serves errors, whatever the query', async () => {

@@ -1,4 +1,5 @@
 import type { Db } from '../database.js';
+import { preparedQuery } from '../prepared-query.js';
 import type { AccountTable } from '../schema.js';
 
 export type AccountRow = AccountTable;
@@ -7,10 +8,16 @@ export type AccountRow = AccountTable;
 const ACTIVITY_RESOLUTION_MS = 60_000;
 
 export class AccountRepository {
+  /** `findById`, compiled at its first use: every request for the signed-in user asks it. */
+  private byId: ((args: string[]) => Promise<AccountRow[]>) | undefined;
+
   constructor(private readonly db: Db) {}
 
-  findById(id: string): Promise<AccountRow | undefined> {
-    return this.db.selectFrom('account').selectAll().where('id', '=', id).executeTakeFirst();
+  async findById(id: string): Promise<AccountRow | undefined> {
+    this.byId ??= preparedQuery(this.db, 1, ([accountId]: string[]) =>
+      this.db.selectFrom('account').selectAll().where('id', '=', accountId!),
+    );
+    return (await this.byId([id]))[0];
   }
 
   /** Whether the account exists and is neither disabled nor deleted: what its links and shares need. */

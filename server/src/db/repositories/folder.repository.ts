@@ -1,6 +1,7 @@
 import { LIMITS } from '@nimbus/common';
-import { sql } from 'kysely';
-import type { Db, Dialect } from '../database.js';
+import { sql, type CompiledQuery } from 'kysely';
+import { arrayRowReaderOf, type Db, type Dialect } from '../database.js';
+import { preparedQuery } from '../prepared-query.js';
 import { nameContains, trigramPhrase } from '../queries/name-search.js';
 import type { FolderTable } from '../schema.js';
 
@@ -19,7 +20,50 @@ export interface FolderListQuery {
   excludeSubtreesOf?: string[];
 }
 
+/** Stands in for a value of a listing while its SQL is compiled once (see `list`). */
+class ListArgument {
+  constructor(readonly of: (q: FolderListQuery) => unknown) {}
+}
+
+const LIST_ARGUMENTS = {
+  owner: new ListArgument((q) => q.ownerId),
+  parent: new ListArgument((q) => q.parentId),
+  limit: new ListArgument((q) => q.limit),
+};
+
+/** The folder table's columns in the order `selectAll` reads them on SQLite, for rows read as arrays. */
+const FOLDER_COLUMNS = [
+  'id',
+  'ownerId',
+  'parentId',
+  'name',
+  'nameKey',
+  'createdAt',
+  'updatedAt',
+  'trashedAt',
+  'trashedVia',
+] as const satisfies readonly (keyof FolderRow)[];
+
+function folderOf(v: unknown[]): FolderRow {
+  return {
+    id: v[0] as string,
+    ownerId: v[1] as string,
+    parentId: v[2] as string | null,
+    name: v[3] as string,
+    nameKey: v[4] as string,
+    createdAt: v[5] as number,
+    updatedAt: v[6] as number,
+    trashedAt: v[7] as number | null,
+    trashedVia: v[8] as string | null,
+  };
+}
+
 export class FolderRepository {
+  /** Compiled SQL of folder listings (no search, nothing excluded) by shape. */
+  private readonly lists = new Map<string, CompiledQuery>();
+  /** `findOwned`, compiled at its first use: every list of a folder other than the root asks it. */
+  private owned: ((args: string[]) => Promise<FolderRow[]>) | undefined;
+
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
@@ -29,15 +73,45 @@ export class FolderRepository {
     await this.db.insertInto('folder').values(row).execute();
   }
 
-  findOwned(ownerId: string, id: string): Promise<FolderRow | undefined> {
-    return this.db.selectFrom('folder').selectAll().where('id', '=', id).where('ownerId', '=', ownerId).executeTakeFirst();
+  async findOwned(ownerId: string, id: string): Promise<FolderRow | undefined> {
+    this.owned ??= preparedQuery(this.db, 2, ([owner, folder]: string[]) =>
+      this.db.selectFrom('folder').selectAll().where('id', '=', folder!).where('ownerId', '=', owner!),
+    );
+    return (await this.owned([ownerId, id]))[0];
   }
 
   findById(id: string): Promise<FolderRow | undefined> {
     return this.db.selectFrom('folder').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  list(q: FolderListQuery): Promise<FolderRow[]> {
+  async list(q: FolderListQuery): Promise<FolderRow[]> {
+    const readArrays = arrayRowReaderOf(this.db);
+    if (!readArrays || q.search || q.excludeSubtreesOf?.length) return this.listQuery(q).execute();
+    // On SQLite a folder's listing is compiled to SQL once per shape and its rows read as arrays:
+    // building and compiling the query cost more than running it.
+    const shape = `${q.parentId === null}|${q.trashMode}|${q.sort}|${Boolean(q.limit)}`;
+    let compiled = this.lists.get(shape);
+    if (!compiled) {
+      compiled = this.listQuery({
+        ownerId: LIST_ARGUMENTS.owner as never,
+        parentId: q.parentId === null ? null : (LIST_ARGUMENTS.parent as never),
+        trashMode: q.trashMode,
+        sort: q.sort,
+        limit: q.limit ? (LIST_ARGUMENTS.limit as never) : undefined,
+      })
+        .clearSelect()
+        .select(FOLDER_COLUMNS)
+        .compile();
+      this.lists.set(shape, compiled);
+    }
+    const rows = await readArrays(
+      compiled.sql,
+      compiled.parameters.map((p) => (p instanceof ListArgument ? p.of(q) : p)),
+    );
+    return rows.map(folderOf);
+  }
+
+  private listQuery(q: FolderListQuery) {
     let query = this.db.selectFrom('folder').selectAll().where('ownerId', '=', q.ownerId);
     if (q.search) {
       query = query.where(nameContains(this.dialect, 'folder', q.search, trigramPhrase(q.search)));
@@ -57,7 +131,7 @@ export class FolderRepository {
     query = q.sort.startsWith('alp') ? query.orderBy('nameKey', direction) : query.orderBy('updatedAt', direction);
     query = query.orderBy('id', direction);
     if (q.limit) query = query.limit(q.limit);
-    return query.execute();
+    return query;
   }
 
   /** Ids of the given folders and of every folder below them. */

@@ -68,7 +68,7 @@ export function presentFileListJson(rows: readonly ShownFile[]): string {
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A string as JSON.stringify writes it; most names and every key need no escape, and the test is cheaper than the call. */
-function stringJson(s: string): string {
+export function stringJson(s: string): string {
   return ESCAPED.test(s) ? JSON.stringify(s) : `"${s}"`;
 }
 

@@ -16,12 +16,12 @@ import type { ItemShareService } from '../../../services/sharing/item-share.serv
 import type { SharedDriveService } from '../../../services/sharing/shared-drive.service.js';
 import { assertNotShareRoot, assertSameSpace, type ItemAccess } from '../../../services/sharing/item-access.js';
 import { NotFoundError } from '../../../domain/errors.js';
-import { notKept, sendCachedJson, type AnswerCache } from '../../answer-cache.js';
+import { jsonText, notKept, sendCachedJson, type AnswerCache } from '../../answer-cache.js';
 import { authOf } from '../../plugins/auth.js';
 import { parseInput } from '../../validation.js';
 import { folderDto, messageAnswer, signedIn } from '../../api-schemas.js';
 import { sharedAccessOf } from '../item-shares/item-shares.presenter.js';
-import { presentFolder, presentSharedFolder } from './folders.presenter.js';
+import { presentFolder, presentFolderListJson, presentSharedFolder } from './folders.presenter.js';
 
 export interface FolderRoutesDeps {
   folders: FolderService;
@@ -85,8 +85,8 @@ export function folderRoutes(app: FastifyInstance, deps: FolderRoutesDeps): void
           if (!reach.share) throw err;
           return notKept((await folders.list(reach.ownerId, q)).map((row) => presentSharedFolder(row, sharedAccessOf(reach))));
         }
+        if (q.search === undefined || q.trashMode) return jsonText(presentFolderListJson(rows));
         const own: FolderDto[] = rows.map(presentFolder);
-        if (q.search === undefined || q.trashMode) return own;
         const shared = await sharedDrive.search(callerId, q.search, q.limit ?? LIMITS.folderListMax, { files: false, folders: true });
         if (!shared.consulted) return own;
         return notKept([
