@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { uploadBuffers } from '../workers/young-collector.js';
 import { isGrowable, type BlobStore } from './blob-store.js';
 import { openChunks, sealInPlace, storedOffsetOf, type SealKey } from './chunk-cipher.js';
 import { ChunkLayout, DEFAULT_CHUNK_SIZE, encodeHeader } from './chunk-format.js';
@@ -132,6 +133,7 @@ export class ResumableStore {
         try {
           for await (const piece of body as AsyncIterable<Buffer>) {
             options.onBytes?.(piece);
+            uploadBuffers.add(piece.length);
             for (let at = 0; at < piece.length;) {
               if (offset + kept + filled + (piece.length - at) > target.length) throw new BodyTooLongError();
               const wanted = Math.min(piece.length - at, chunkSize - (filled % chunkSize), plaintextBytes - filled);

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { uploadBuffers } from '../workers/young-collector.js';
 import { BlobTooLargeError, type RecyclingBody } from './blob-store.js';
 import { sealInPlace, sealedLength, storedOffsetOf, type SealKey } from './chunk-cipher.js';
 import { TAG_LENGTH } from './chunk-format.js';
@@ -109,6 +110,7 @@ export class SealingStream extends Readable implements RecyclingBody {
       for await (const piece of pieces) {
         const input = typeof piece === 'string' ? Buffer.from(piece) : piece;
         this.size += input.length;
+        uploadBuffers.add(input.length);
         if (maxBytes !== undefined && this.size > maxBytes) throw new BlobTooLargeError(maxBytes);
         onBytes?.(input);
         for (let offset = 0; offset < input.length;) {

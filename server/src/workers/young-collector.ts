@@ -24,3 +24,11 @@ export class YoungCollector {
     this.gc({ type: 'minor' });
   }
 }
+
+/**
+ * This thread's count of upload bodies read. The socket makes a new buffer for every piece; on the
+ * request thread, which otherwise makes few objects while it stores an upload, dead ones piled up
+ * before V8 collected them: collecting every 16 MiB took a 1 GiB upload's peak from 152–153 to
+ * 134–135 MiB (2026-11-28, two runs each way). The same for downloads raised their peak instead.
+ */
+export const uploadBuffers = new YoungCollector(16 * 1024 * 1024);
