@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery } from 'kysely';
 import { arrayRowReaderOf, type Db, type Dialect } from '../database.js';
+import { bindArguments, QueryArgument } from '../queries/bound-arguments.js';
 import { nameContains, ownerOfRareMatch, rareNameMatch } from '../queries/name-search.js';
 import type { FileTable, LinkType, MediaKind } from '../schema.js';
 
@@ -104,18 +105,13 @@ export interface FileListQuery {
   cursor?: FileCursor;
 }
 
-/** Stands in for a value of a listing while its SQL is compiled once (see folderListOf). */
-class ListArgument {
-  constructor(readonly of: (q: FileListQuery) => unknown) {}
-}
-
 const LIST_ARGUMENTS = {
-  owner: new ListArgument((q) => q.ownerId),
-  folder: new ListArgument((q) => q.folderId),
-  limit: new ListArgument((q) => q.limit),
-  uploadedAt: new ListArgument((q) => q.cursor?.uploadedAt),
-  nameKey: new ListArgument((q) => q.cursor?.nameKey),
-  id: new ListArgument((q) => q.cursor?.id),
+  owner: new QueryArgument<FileListQuery>((q) => q.ownerId),
+  folder: new QueryArgument<FileListQuery>((q) => q.folderId),
+  limit: new QueryArgument<FileListQuery>((q) => q.limit),
+  uploadedAt: new QueryArgument<FileListQuery>((q) => q.cursor?.uploadedAt),
+  nameKey: new QueryArgument<FileListQuery>((q) => q.cursor?.nameKey),
+  id: new QueryArgument<FileListQuery>((q) => q.cursor?.id),
 };
 
 export class FileRepository {
@@ -178,10 +174,7 @@ export class FileRepository {
     const readArrays = arrayRowReaderOf(this.db);
     if (readArrays && q.search === undefined && !q.mediaKinds) {
       const { sql, parameters } = await this.folderListOf(q);
-      const rows = await readArrays(
-        sql,
-        parameters.map((p) => (p instanceof ListArgument ? p.of(q) : p)),
-      );
+      const rows = await readArrays(sql, bindArguments(parameters, q));
       return q.trashMode ? rows.map(shownFileOf) : rows.map((v) => pageFileOf(v, q.ownerId, q.folderId));
     }
     return this.shown((await this.listQuery(q)).select(SHOWN_COLUMNS));
@@ -315,10 +308,7 @@ export class FileRepository {
     ).compile();
     const q = { ownerId, limit } as FileListQuery;
     const { sql, parameters } = this.recentList;
-    const rows = await readArrays(
-      sql,
-      parameters.map((p) => (p instanceof ListArgument ? p.of(q) : p)),
-    );
+    const rows = await readArrays(sql, bindArguments(parameters, q));
     return rows.map((v) => pageFileOf(v, ownerId, null));
   }
 

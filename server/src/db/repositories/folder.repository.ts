@@ -1,6 +1,7 @@
 import { LIMITS } from '@nimbus/common';
 import { sql, type CompiledQuery } from 'kysely';
 import { arrayRowReaderOf, type Db, type Dialect } from '../database.js';
+import { bindArguments, QueryArgument } from '../queries/bound-arguments.js';
 import { preparedQuery } from '../prepared-query.js';
 import { nameContains, trigramPhrase } from '../queries/name-search.js';
 import type { FolderTable } from '../schema.js';
@@ -20,15 +21,10 @@ export interface FolderListQuery {
   excludeSubtreesOf?: string[];
 }
 
-/** Stands in for a value of a listing while its SQL is compiled once (see `list`). */
-class ListArgument {
-  constructor(readonly of: (q: FolderListQuery) => unknown) {}
-}
-
 const LIST_ARGUMENTS = {
-  owner: new ListArgument((q) => q.ownerId),
-  parent: new ListArgument((q) => q.parentId),
-  limit: new ListArgument((q) => q.limit),
+  owner: new QueryArgument<FolderListQuery>((q) => q.ownerId),
+  parent: new QueryArgument<FolderListQuery>((q) => q.parentId),
+  limit: new QueryArgument<FolderListQuery>((q) => q.limit),
 };
 
 /** The folder table's columns in the order `selectAll` reads them on SQLite, for rows read as arrays. */
@@ -104,10 +100,7 @@ export class FolderRepository {
         .compile();
       this.lists.set(shape, compiled);
     }
-    const rows = await readArrays(
-      compiled.sql,
-      compiled.parameters.map((p) => (p instanceof ListArgument ? p.of(q) : p)),
-    );
+    const rows = await readArrays(compiled.sql, bindArguments(compiled.parameters, q));
     return rows.map(folderOf);
   }
 
