@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanEnv, freePort, startServer, waitFor, type ServerProcess } from './process.js';
+import { cleanEnv, freePort, killLeftRunning, startServer, waitFor, type ServerProcess } from './process.js';
 
 /** Loaded into the server first: on SIGUSR2 it prints the packages loaded through `require` so far. */
 const PROBE = `
@@ -22,10 +22,7 @@ describe('the built server at rest', { timeout: 120_000 }, () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'nimbus-loaded-'));
   });
   afterEach(async () => {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
+    await killLeftRunning(server);
     server = undefined;
     rmSync(dir, { recursive: true, force: true });
   });

@@ -38,6 +38,13 @@ export function startServer(cwd: string, env: NodeJS.ProcessEnv): ServerProcess 
   return { child, output: () => output, exited };
 }
 
+/** Kills a server a test left running (SIGKILL) and waits for it to end; nothing when there is none. */
+export async function killLeftRunning(server: ServerProcess | undefined): Promise<void> {
+  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
+  server.child.kill('SIGKILL');
+  await server.exited;
+}
+
 /** Polls until `check` returns a value, the process ends, or the (generous) deadline passes. */
 export async function waitFor<T>(server: ServerProcess, what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   let ended = false;

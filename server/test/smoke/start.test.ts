@@ -3,7 +3,7 @@ import { connect, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanEnv, freePort, startServer, waitFor, type ServerProcess } from './process.js';
+import { cleanEnv, freePort, killLeftRunning, startServer, waitFor, type ServerProcess } from './process.js';
 
 /** Runs the built server as `npm start` does, once (not per database): SQLite in an empty DATA_DIR. */
 // Generous: each test starts a Node process, which is slow on a loaded machine.
@@ -14,10 +14,7 @@ describe('node server/dist/main.js', { timeout: 120_000 }, () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'nimbus-smoke-'));
   });
   afterEach(async () => {
-    if (server && server.child.exitCode === null && server.child.signalCode === null) {
-      server.child.kill('SIGKILL');
-      await server.exited;
-    }
+    await killLeftRunning(server);
     server = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
